@@ -1,0 +1,38 @@
+#pragma once
+/// Handles to bodies and shapes: an index into the world's arrays plus a generation.
+
+#include <compare>
+#include <cstdint>
+#include <functional>
+
+namespace rigid2d {
+
+/// A generational handle. `Handle{}` is the null handle (generation 0 is never issued). When an
+/// object is destroyed its slot's generation is bumped, so an old handle never aliases a new
+/// object; `World::isValid` tells whether a handle still names a live object.
+template <class Tag>
+struct Handle {
+    std::uint32_t index = 0;
+    std::uint32_t generation = 0;
+
+    [[nodiscard]] constexpr bool isNull() const noexcept { return generation == 0; }
+    friend constexpr bool operator==(Handle, Handle) noexcept = default;
+    friend constexpr auto operator<=>(Handle, Handle) noexcept = default;
+};
+
+struct BodyTag;
+struct ShapeTag;
+
+/// Names a body of a `World`. Strong type: a `ShapeId` cannot be passed where a `BodyId` is meant.
+using BodyId = Handle<BodyTag>;
+/// Names a shape attached to a body.
+using ShapeId = Handle<ShapeTag>;
+
+} // namespace rigid2d
+
+template <class Tag>
+struct std::hash<rigid2d::Handle<Tag>> {
+    std::size_t operator()(rigid2d::Handle<Tag> h) const noexcept {
+        return std::hash<std::uint64_t>{}((std::uint64_t{h.generation} << 32) | h.index);
+    }
+};

@@ -1,0 +1,108 @@
+#pragma once
+/// Definitions used to create a world, its bodies and shapes. Every field has a default, a unit
+/// and a reason for the default.
+
+#include <cstdint>
+
+#include "rigid2d/broad_phase.hpp"
+#include "rigid2d/math.hpp"
+
+namespace rigid2d {
+
+enum class BodyType : std::uint8_t {
+    Static,    ///< never moves, infinite mass
+    Kinematic, ///< moved by its velocity only, infinite mass, pushes dynamic bodies
+    Dynamic,   ///< moved by gravity, forces and contacts
+};
+
+struct WorldDef {
+    /// m/s². Earth-like, with y up.
+    Vec2 gravity{0.0f, -10.0f};
+    /// Which broad phase finds candidate pairs; swappable later with `World::setBroadPhase`.
+    /// The spatial hash is unbounded and needs no tuning, so it is a safe default.
+    BroadPhaseType broadPhase = BroadPhaseType::SpatialHash;
+    BroadPhaseConfig broadPhaseConfig{};
+    /// Solver substeps per step. 4 keeps 20-row pyramids standing at 60 Hz; more = stiffer.
+    int substeps = 4;
+    /// Bodies at rest for `timeToSleep` fall asleep and cost nothing until woken.
+    bool enableSleep = true;
+    /// Continuous collision of `bullet` bodies against static shapes.
+    bool enableContinuous = true;
+    /// Hz. Stiffness of the soft contact constraint; a fraction of the substep rate.
+    float contactHertz = 30.0f;
+    /// Dimensionless damping ratio of the soft contact; heavily damped so stacks do not bounce.
+    float contactDampingRatio = 10.0f;
+    /// m/s. Cap on the speed at which overlap is pushed apart, so deep overlaps do not explode.
+    float maxContactPushSpeed = 3.0f;
+    /// m/s. Approach speeds below this get no restitution, so resting bodies do not jitter.
+    float restitutionThreshold = 1.0f;
+    /// m/s. Contacts that begin with at least this approach speed produce a hit event.
+    float hitEventThreshold = 1.0f;
+    /// m. Fat-AABB margin: a proxy moves in the broad phase only when its shape leaves its fat box.
+    float aabbMargin = 0.1f;
+    /// m. Shapes closer than this get a speculative contact point so they meet without overlap.
+    float speculativeDistance = 0.02f;
+    /// m. Allowed overlap, keeps contacts persistent and avoids jitter.
+    float linearSlop = 0.005f;
+    /// m per step. Velocity clamp that keeps a blown-up body from crossing the world in one step.
+    float maxTranslation = 8.0f;
+    /// s. Time a body must stay below the sleep tolerances before its island may sleep.
+    float timeToSleep = 0.5f;
+    /// m/s and rad/s. Speeds under which a body counts as at rest.
+    float linearSleepTolerance = 0.05f;
+    float angularSleepTolerance = 2.0f / 180.0f * 3.14159265f;
+};
+
+struct BodyDef {
+    /// Static by default, like Box2D: ground and walls are the most common bodies.
+    BodyType type = BodyType::Static;
+    Vec2 position{0.0f, 0.0f};          ///< m, world frame
+    float angle = 0.0f;                 ///< rad, counter-clockwise
+    Vec2 linearVelocity{0.0f, 0.0f};    ///< m/s
+    float angularVelocity = 0.0f;       ///< rad/s
+    float linearDamping = 0.0f;         ///< 1/s; 0 = no drag
+    float angularDamping = 0.0f;        ///< 1/s
+    float gravityScale = 1.0f;          ///< multiplies the world's gravity for this body
+    bool fixedRotation = false;         ///< no rotation (forced on for a dynamic body with a box)
+    bool bullet = false;                ///< continuous collision against static shapes
+    bool enableSleep = true;            ///< false keeps this body (and its island) awake
+    bool isAwake = true;                ///< start asleep to save work on pre-settled scenes
+    std::uint64_t userData = 0;
+};
+
+/// Collision filtering, Box2D-style: two shapes collide when each one's category is in the other's
+/// mask, unless they share a non-zero group (positive: always collide, negative: never).
+struct Filter {
+    std::uint32_t categoryBits = 0x0001u;
+    std::uint32_t maskBits = 0xFFFFFFFFu;
+    std::int32_t groupIndex = 0;
+};
+
+struct ShapeDef {
+    float density = 1.0f;      ///< kg/m²; 0 gives a massless shape on a body with other mass
+    float friction = 0.6f;     ///< Coulomb coefficient, mixed by geometric mean
+    float restitution = 0.0f;  ///< bounciness in [0, 1], mixed by maximum
+    bool isSensor = false;     ///< detects overlap (sensor events) without a contact response
+    bool enableSensorEvents = true;  ///< this shape is seen by sensors
+    bool enableContactEvents = true; ///< begin/end events for this shape's contacts
+    bool enableHitEvents = true;     ///< hit events for this shape's contacts
+    Filter filter{};
+    std::uint64_t userData = 0;
+};
+
+/// A circle in body coordinates.
+struct Circle {
+    Vec2 center{0.0f, 0.0f}; ///< m, offset from the body origin
+    float radius = 0.5f;     ///< m, > 0
+};
+
+/// An axis-aligned box in body coordinates (it does not rotate with the body: a dynamic body
+/// carrying a box has fixed rotation).
+struct Box {
+    Vec2 center{0.0f, 0.0f};        ///< m, offset from the body origin
+    Vec2 halfExtents{0.5f, 0.5f};   ///< m, both > 0
+};
+
+enum class ShapeType : std::uint8_t { Circle, Box };
+
+} // namespace rigid2d

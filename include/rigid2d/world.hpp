@@ -1,0 +1,156 @@
+#pragma once
+/// The world: bodies, shapes, the step, queries and events.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "rigid2d/broad_phase.hpp"
+#include "rigid2d/debug_draw.hpp"
+#include "rigid2d/events.hpp"
+#include "rigid2d/function_ref.hpp"
+#include "rigid2d/ids.hpp"
+#include "rigid2d/math.hpp"
+#include "rigid2d/types.hpp"
+
+namespace rigid2d {
+
+namespace detail {
+struct WorldState;
+}
+
+/// One exact ray hit against a shape.
+struct RayHit {
+    ShapeId shape;
+    Vec2 point{};        ///< m, world frame
+    Vec2 normal{};       ///< unit, pointing out of the shape
+    float fraction = 0;  ///< hit = origin + fraction * translation
+};
+
+/// Times of the stages of the last step (milliseconds) and the sizes of what it handled.
+struct StepStats {
+    float integrateMs = 0;   ///< 1. velocities
+    float broadPhaseMs = 0;  ///< 2. moving proxies
+    float pairsMs = 0;       ///< 3. candidate pairs
+    float contactsMs = 0;    ///< 4. contact update + narrow phase
+    float solveMs = 0;       ///< 5. solver substeps
+    float continuousMs = 0;  ///< 6. bullets
+    float sleepMs = 0;       ///< 7. islands, sleep, events
+    float totalMs = 0;
+    std::size_t bodies = 0;
+    std::size_t awakeBodies = 0;
+    std::size_t shapes = 0;
+    std::size_t proxies = 0;
+    std::size_t movedProxies = 0;
+    std::size_t newPairs = 0;         ///< candidate pairs the step created contacts for
+    std::size_t contacts = 0;         ///< persistent contacts (fat AABBs overlap)
+    std::size_t touchingContacts = 0; ///< contacts with at least one manifold point
+    std::size_t islands = 0;          ///< awake islands solved
+    BroadPhaseStats broadPhase{};
+};
+
+/// A 2D physics world. Not thread-safe; every function must be called from one thread.
+///
+/// Functions that change the world throw `rigid2d::Error` (leaving the world unchanged) when an
+/// argument is bad or when called from inside a query callback.
+class World {
+public:
+    explicit World(const WorldDef& def = {});
+    ~World();
+    World(World&&) noexcept;
+    World& operator=(World&&) noexcept;
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    // --- bodies
+    BodyId createBody(const BodyDef& def);
+    /// Destroys the body, its shapes and their contacts (end events are reported at the next step).
+    void destroyBody(BodyId body);
+    [[nodiscard]] bool isValid(BodyId body) const noexcept;
+    [[nodiscard]] std::size_t bodyCount() const noexcept;
+    /// Calls visit for every live body in creation-slot order.
+    void forEachBody(FunctionRef<void(BodyId)> visit) const;
+
+    [[nodiscard]] BodyType bodyType(BodyId body) const;
+    [[nodiscard]] Vec2 position(BodyId body) const;
+    [[nodiscard]] float angle(BodyId body) const;
+    [[nodiscard]] Vec2 linearVelocity(BodyId body) const;
+    [[nodiscard]] float angularVelocity(BodyId body) const;
+    [[nodiscard]] float mass(BodyId body) const;          ///< kg, 0 for static/kinematic
+    [[nodiscard]] float inertia(BodyId body) const;       ///< kg m² about the centre of mass
+    [[nodiscard]] Vec2 worldCenterOfMass(BodyId body) const;
+    [[nodiscard]] bool isAwake(BodyId body) const;
+    [[nodiscard]] bool isBullet(BodyId body) const;
+    [[nodiscard]] std::uint64_t userData(BodyId body) const;
+
+    void setTransform(BodyId body, Vec2 position, float angle);
+    void setLinearVelocity(BodyId body, Vec2 velocity);
+    void setAngularVelocity(BodyId body, float velocity);
+    /// Newtons, at a world point; accumulates until the next step. Wakes the body.
+    void applyForce(BodyId body, Vec2 force, Vec2 worldPoint);
+    void applyForceToCenter(BodyId body, Vec2 force);
+    void applyTorque(BodyId body, float torque);
+    /// N·s, at a world point; changes velocity at once. Wakes the body.
+    void applyLinearImpulse(BodyId body, Vec2 impulse, Vec2 worldPoint);
+    void setAwake(BodyId body, bool awake);
+    void setBullet(BodyId body, bool bullet);
+    void setUserData(BodyId body, std::uint64_t userData);
+
+    // --- shapes
+    ShapeId createCircle(BodyId body, const ShapeDef& def, const Circle& circle);
+    ShapeId createBox(BodyId body, const ShapeDef& def, const Box& box);
+    void destroyShape(ShapeId shape);
+    [[nodiscard]] bool isValid(ShapeId shape) const noexcept;
+    [[nodiscard]] BodyId shapeBody(ShapeId shape) const;
+    [[nodiscard]] ShapeType shapeType(ShapeId shape) const;
+    [[nodiscard]] Circle shapeCircle(ShapeId shape) const; ///< throws if not a circle
+    [[nodiscard]] Box shapeBox(ShapeId shape) const;       ///< throws if not a box
+    [[nodiscard]] AABB shapeAABB(ShapeId shape) const;     ///< tight, world frame
+    [[nodiscard]] bool isSensor(ShapeId shape) const;
+    [[nodiscard]] float friction(ShapeId shape) const;
+    [[nodiscard]] float restitution(ShapeId shape) const;
+    [[nodiscard]] Filter filter(ShapeId shape) const;
+    [[nodiscard]] std::uint64_t userData(ShapeId shape) const;
+    void setFriction(ShapeId shape, float friction);
+    void setRestitution(ShapeId shape, float restitution);
+    void setFilter(ShapeId shape, const Filter& filter);
+    /// Calls visit for each shape of `body`.
+    void forEachShape(BodyId body, FunctionRef<void(ShapeId)> visit) const;
+
+    // --- simulation
+    /// Advances by `dt` seconds (> 0, finite). Never throws for what bodies do; throws `Error`
+    /// only for a bad `dt` or a call from inside a callback.
+    void step(float dt);
+    [[nodiscard]] Vec2 gravity() const noexcept;
+    void setGravity(Vec2 gravity);
+    [[nodiscard]] const WorldDef& def() const noexcept;
+
+    // --- broad phase
+    /// Swaps the broad phase between steps; contacts and sleep state are kept.
+    void setBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config = {});
+    /// Hands the world a user-written broad phase (must be empty).
+    void setBroadPhase(std::unique_ptr<BroadPhase> broadPhase);
+    [[nodiscard]] const BroadPhase& broadPhase() const noexcept;
+
+    // --- queries (exact shape tests after the broad phase)
+    /// Calls visit for each shape overlapping `region`; visit returns false to stop.
+    void queryAABB(const AABB& region, FunctionRef<bool(ShapeId)> visit) const;
+    /// Calls visit for each shape the segment hits; visit returns the new max fraction: 0 stops,
+    /// the hit's fraction clips to it (closest hit), 1 continues unclipped.
+    void castRay(Vec2 origin, Vec2 translation, FunctionRef<float(const RayHit&)> visit) const;
+    [[nodiscard]] std::optional<RayHit> castRayClosest(Vec2 origin, Vec2 translation) const;
+
+    // --- events of the last step
+    [[nodiscard]] ContactEvents contactEvents() const noexcept;
+    [[nodiscard]] SensorEvents sensorEvents() const noexcept;
+
+    // --- inspection
+    [[nodiscard]] const StepStats& stats() const noexcept;
+    void debugDraw(DebugDraw& draw) const;
+
+private:
+    std::unique_ptr<detail::WorldState> m_state;
+};
+
+} // namespace rigid2d

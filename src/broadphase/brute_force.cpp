@@ -1,0 +1,81 @@
+#include "broadphase/brute_force.hpp"
+
+#include "broadphase/geometry.hpp"
+#include "core/check.hpp"
+
+namespace rigid2d::detail {
+
+ProxyId BruteForce::insert(const AABB& box, std::uint64_t userData) {
+    return m_proxies.insert("BruteForce::insert", box, userData);
+}
+
+void BruteForce::move(ProxyId proxy, const AABB& box) {
+    m_proxies.checkMove("BruteForce::move", proxy, box);
+    m_proxies.setBox(proxy, box);
+}
+
+void BruteForce::remove(ProxyId proxy) {
+    m_proxies.checkLive("BruteForce::remove", proxy);
+    m_proxies.remove(proxy);
+}
+
+void BruteForce::findPairs(std::vector<ProxyPair>& out) {
+    out.clear();
+    m_overlapTests = 0;
+    const auto& boxes = m_proxies.boxes();
+    const auto& live = m_proxies.liveFlags();
+    const std::uint32_t count = m_proxies.capacity();
+    // Ascending i, then ascending j > i: the output is already in canonical order.
+    for (std::uint32_t i = 0; i < count; ++i) {
+        if (live[i] == 0) continue;
+        for (std::uint32_t j = i + 1; j < count; ++j) {
+            if (live[j] == 0) continue;
+            ++m_overlapTests;
+            if (overlaps(boxes[i], boxes[j])) out.push_back({ProxyId{i}, ProxyId{j}});
+        }
+    }
+}
+
+void BruteForce::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
+    requireValidBox("BruteForce::query", "region", region);
+    const auto& boxes = m_proxies.boxes();
+    const auto& live = m_proxies.liveFlags();
+    for (std::uint32_t i = 0; i < m_proxies.capacity(); ++i) {
+        if (live[i] != 0 && overlaps(boxes[i], region) && !visit(ProxyId{i})) return;
+    }
+}
+
+void BruteForce::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
+                         FunctionRef<float(ProxyId)> visit) const {
+    requireFinite("BruteForce::rayCast", "origin", origin);
+    requireFinite("BruteForce::rayCast", "translation", translation);
+    require(isFinite(maxFraction) && maxFraction >= 0.0f, "BruteForce::rayCast", "maxFraction",
+            "must be finite and >= 0", maxFraction);
+    const auto& boxes = m_proxies.boxes();
+    const auto& live = m_proxies.liveFlags();
+    for (std::uint32_t i = 0; i < m_proxies.capacity(); ++i) {
+        if (live[i] == 0 || !segmentTouchesBox(origin, translation, maxFraction, boxes[i])) continue;
+        maxFraction = visit(ProxyId{i});
+        if (maxFraction <= 0.0f) return;
+    }
+}
+
+BroadPhaseStats BruteForce::stats() const {
+    BroadPhaseStats s;
+    s.proxies = m_proxies.size();
+    s.overlapTests = m_overlapTests;
+    s.memoryBytes = m_proxies.memoryBytes();
+    return s;
+}
+
+AABB BruteForce::box(ProxyId proxy) const {
+    m_proxies.checkLive("BruteForce::box", proxy);
+    return m_proxies.box(proxy);
+}
+
+std::uint64_t BruteForce::userData(ProxyId proxy) const {
+    m_proxies.checkLive("BruteForce::userData", proxy);
+    return m_proxies.userData(proxy);
+}
+
+} // namespace rigid2d::detail

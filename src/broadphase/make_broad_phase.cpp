@@ -1,0 +1,58 @@
+#include <array>
+#include <string>
+
+#include "broadphase/brute_force.hpp"
+#include "core/check.hpp"
+#include "rigid2d/broad_phase.hpp"
+
+namespace rigid2d {
+
+namespace {
+struct NamedType {
+    BroadPhaseType type;
+    std::string_view name;
+};
+constexpr std::array kNames{
+    NamedType{BroadPhaseType::BruteForce, "brute_force"},
+    NamedType{BroadPhaseType::Grid, "grid"},
+    NamedType{BroadPhaseType::SpatialHash, "spatial_hash"},
+    NamedType{BroadPhaseType::SweepAndPrune, "sap"},
+    NamedType{BroadPhaseType::Tree, "tree"},
+    NamedType{BroadPhaseType::HierarchicalHash, "hierarchical_hash"},
+};
+} // namespace
+
+std::string_view toString(BroadPhaseType type) noexcept {
+    for (const auto& entry : kNames)
+        if (entry.type == type) return entry.name;
+    return "unknown";
+}
+
+BroadPhaseType broadPhaseTypeFromString(std::string_view name) {
+    for (const auto& entry : kNames)
+        if (entry.name == name) return entry.type;
+    detail::refuse("broadPhaseTypeFromString", "name",
+                   "must be one of brute_force, grid, spatial_hash, sap, tree, "
+                   "hierarchical_hash, got '" + std::string(name) + "'");
+}
+
+std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {
+    constexpr std::string_view fn = "makeBroadPhase";
+    detail::requireValidBox(fn, "config.worldBounds", config.worldBounds);
+    detail::require(config.worldBounds.lower.x < config.worldBounds.upper.x &&
+                        config.worldBounds.lower.y < config.worldBounds.upper.y,
+                    fn, "config.worldBounds", "must have a positive area", config.worldBounds);
+    detail::require(isFinite(config.cellSize) && config.cellSize >= 0.0f, fn, "config.cellSize",
+                    "must be finite and >= 0 (0 = automatic)", config.cellSize);
+    detail::require(isFinite(config.finestCellSize) && config.finestCellSize >= 0.0f, fn,
+                    "config.finestCellSize", "must be finite and >= 0 (0 = automatic)",
+                    config.finestCellSize);
+    detail::require(config.maxGridCells > 0, fn, "config.maxGridCells", "must be > 0");
+    switch (type) {
+    case BroadPhaseType::BruteForce: return std::make_unique<detail::BruteForce>();
+    default: break;
+    }
+    detail::refuse(fn, "type", "is not implemented yet: " + std::string(toString(type)));
+}
+
+} // namespace rigid2d

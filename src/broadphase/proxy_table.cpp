@@ -1,0 +1,65 @@
+#include "broadphase/proxy_table.hpp"
+
+#include <string>
+
+#include "core/assert.hpp"
+#include "core/check.hpp"
+
+namespace rigid2d::detail {
+
+ProxyId ProxyTable::insert(std::string_view function, const AABB& box, std::uint64_t userData) {
+    requireValidBox(function, "box", box);
+    std::uint32_t index;
+    if (!m_free.empty()) {
+        index = m_free.back();
+        m_free.pop_back();
+        m_boxes[index] = box;
+        m_userData[index] = userData;
+        m_live[index] = 1;
+    } else {
+        index = static_cast<std::uint32_t>(m_boxes.size());
+        require(index < toIndex(ProxyId::Null), function, "proxy count", "exceeds 2^32 - 1");
+        m_boxes.push_back(box);
+        m_userData.push_back(userData);
+        m_live.push_back(1);
+    }
+    ++m_size;
+    return static_cast<ProxyId>(index);
+}
+
+void ProxyTable::checkLive(std::string_view function, ProxyId proxy) const {
+    if (!isLive(proxy)) [[unlikely]] {
+        refuse(function, "proxy",
+               "is not a live proxy id (" + std::to_string(toIndex(proxy)) +
+                   (toIndex(proxy) < m_live.size() ? ": removed)" : ": never inserted)"));
+    }
+}
+
+void ProxyTable::checkMove(std::string_view function, ProxyId proxy, const AABB& box) const {
+    checkLive(function, proxy);
+    requireValidBox(function, "box", box);
+}
+
+void ProxyTable::remove(ProxyId proxy) {
+    const auto index = toIndex(proxy);
+    m_live[index] = 0;
+    m_free.push_back(index);
+    --m_size;
+}
+
+std::size_t ProxyTable::memoryBytes() const noexcept {
+    return m_boxes.capacity() * sizeof(AABB) + m_userData.capacity() * sizeof(std::uint64_t) +
+           m_live.capacity() + m_free.capacity() * sizeof(std::uint32_t);
+}
+
+void ProxyTable::validate() const {
+    R2D_CHECK(m_boxes.size() == m_live.size() && m_boxes.size() == m_userData.size(),
+              "proxy arrays out of step");
+    R2D_CHECK(m_size + m_free.size() == m_live.size(), "live + free != slots");
+    for (auto index : m_free) R2D_CHECK(index < m_live.size() && m_live[index] == 0, "free id is live");
+    for (std::size_t i = 0; i < m_live.size(); ++i) {
+        if (m_live[i] != 0) R2D_CHECK(isValid(m_boxes[i]), "stored box is invalid");
+    }
+}
+
+} // namespace rigid2d::detail

@@ -1,0 +1,51 @@
+#pragma once
+// The bookkeeping every built-in broad phase shares: id allocation by the contract's rule (lowest
+// never-used id, else the most recently removed one), the stored boxes and user data, and the
+// argument checks of insert/move/remove. Implementations keep their own acceleration data.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "rigid2d/broad_phase.hpp"
+
+namespace rigid2d::detail {
+
+class ProxyTable {
+public:
+    /// Checks `box` (naming `function`), then stores it. Returns the new id.
+    ProxyId insert(std::string_view function, const AABB& box, std::uint64_t userData);
+    /// Checks that `proxy` is live and `box` valid, both before anything changes.
+    void checkMove(std::string_view function, ProxyId proxy, const AABB& box) const;
+    void checkLive(std::string_view function, ProxyId proxy) const;
+    void setBox(ProxyId proxy, const AABB& box) { m_boxes[toIndex(proxy)] = box; }
+    /// Frees a live id (checked by the caller with checkLive).
+    void remove(ProxyId proxy);
+
+    [[nodiscard]] bool isLive(ProxyId proxy) const noexcept {
+        const auto index = toIndex(proxy);
+        return index < m_live.size() && m_live[index] != 0;
+    }
+    [[nodiscard]] const AABB& box(ProxyId proxy) const { return m_boxes[toIndex(proxy)]; }
+    [[nodiscard]] std::uint64_t userData(ProxyId proxy) const { return m_userData[toIndex(proxy)]; }
+    /// Live proxies.
+    [[nodiscard]] std::size_t size() const noexcept { return m_size; }
+    /// Ids handed out so far (live or free): every live id is below this.
+    [[nodiscard]] std::uint32_t capacity() const noexcept {
+        return static_cast<std::uint32_t>(m_boxes.size());
+    }
+    [[nodiscard]] const std::vector<AABB>& boxes() const noexcept { return m_boxes; }
+    [[nodiscard]] const std::vector<std::uint8_t>& liveFlags() const noexcept { return m_live; }
+    [[nodiscard]] std::size_t memoryBytes() const noexcept;
+    /// Checks the free list against the live flags.
+    void validate() const;
+
+private:
+    std::vector<AABB> m_boxes;
+    std::vector<std::uint64_t> m_userData;
+    std::vector<std::uint8_t> m_live;
+    std::vector<std::uint32_t> m_free; // LIFO
+    std::size_t m_size = 0;
+};
+
+} // namespace rigid2d::detail
