@@ -2,6 +2,7 @@
 #include <string>
 
 #include "broadphase/brute_force.hpp"
+#include "broadphase/sweep_and_prune.hpp"
 #include "core/check.hpp"
 #include "rigid2d/broad_phase.hpp"
 
@@ -33,7 +34,8 @@ BroadPhaseType broadPhaseTypeFromString(std::string_view name) {
         if (entry.name == name) return entry.type;
     detail::refuse("broadPhaseTypeFromString", "name",
                    "must be one of brute_force, grid, spatial_hash, sap, tree, "
-                   "hierarchical_hash, got '" + std::string(name) + "'");
+                   "hierarchical_hash, got '" +
+                       std::string(name) + "'");
 }
 
 std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {
@@ -50,6 +52,7 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     detail::require(config.maxGridCells > 0, fn, "config.maxGridCells", "must be > 0");
     switch (type) {
     case BroadPhaseType::BruteForce: return std::make_unique<detail::BruteForce>();
+    case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
     default: break;
     }
     detail::refuse(fn, "type", "is not implemented yet: " + std::string(toString(type)));

@@ -126,12 +126,16 @@ public:
     bool matches() {
         m_subject->validate();
         m_reference->validate();
-        bool ok = true;
-        ok = ok && sameProxies();
-        ok = ok && samePairs();
+        bool ok = sameProxies();
+        // Queries both before findPairs (right after the changes) and after it, since a broad
+        // phase may catch up lazily in findPairs.
         const AABB bounds = sceneBounds();
-        for (int i = 0; i < 12 && ok; ++i) ok = sameQuery(randomRegion(bounds));
-        for (int i = 0; i < 12 && ok; ++i) ok = sameRayCast(randomRay(bounds));
+        for (int i = 0; i < 4 && ok; ++i) ok = sameQuery(randomRegion(bounds));
+        for (int i = 0; i < 4 && ok; ++i) ok = sameRayCast(randomRay(bounds));
+        ok = ok && samePairs();
+        m_subject->validate();
+        for (int i = 0; i < 10 && ok; ++i) ok = sameQuery(randomRegion(bounds));
+        for (int i = 0; i < 10 && ok; ++i) ok = sameRayCast(randomRay(bounds));
         CheckingDraw draw;
         m_subject->debugDraw(draw);
         const BroadPhaseStats stats = m_subject->stats();
@@ -323,7 +327,13 @@ private:
                 expectedClosest = id;
             }
         }
-        if (visitedUntouched || closest != expectedClosest || best != expectedBest) {
+        // A hit at fraction 0 returns 0, which stops the cast: then any proxy the origin touches
+        // may come first, and only the fraction is compared.
+        const bool sameProxy =
+            closest == expectedClosest ||
+            (best == 0.0f && closest != ProxyId::Null &&
+             entryFraction(ray.origin, ray.translation, 0.0f, m_reference->box(closest)) == 0.0f);
+        if (visitedUntouched || !sameProxy || best != expectedBest) {
             FAIL_CHECK("closest ray hit differs: proxy "
                        << toIndex(closest) << " at " << best << ", expected "
                        << toIndex(expectedClosest) << " at " << expectedBest);
