@@ -56,8 +56,7 @@ void ProxyTable::validate() const {
     R2D_CHECK(m_boxes.size() == m_live.size() && m_boxes.size() == m_userData.size(),
               "proxy arrays out of step");
     R2D_CHECK(m_size + m_free.size() == m_live.size(), "live + free != slots");
-    for (auto index : m_free)
-        R2D_CHECK(index < m_live.size() && m_live[index] == 0, "free id is live");
+    for (auto index : m_free) R2D_CHECK(index < m_live.size() && m_live[index] == 0, "free id is live");
     for (std::size_t i = 0; i < m_live.size(); ++i) {
         if (m_live[i] != 0) R2D_CHECK(isValid(m_boxes[i]), "stored box is invalid");
     }
