@@ -2,6 +2,8 @@
 #include <string>
 
 #include "broadphase/brute_force.hpp"
+#include "broadphase/spatial_hash.hpp"
+#include "broadphase/uniform_grid.hpp"
 #include "broadphase/sweep_and_prune.hpp"
 #include "core/check.hpp"
 #include "rigid2d/broad_phase.hpp"
@@ -51,6 +53,8 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     detail::require(config.maxGridCells > 0, fn, "config.maxGridCells", "must be > 0");
     switch (type) {
     case BroadPhaseType::BruteForce: return std::make_unique<detail::BruteForce>();
+    case BroadPhaseType::Grid: return std::make_unique<detail::UniformGrid>(config);
+    case BroadPhaseType::SpatialHash: return std::make_unique<detail::SpatialHash>(config);
     case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
     default: break;
     }
