@@ -2,6 +2,7 @@
 #include <string>
 
 #include "broadphase/brute_force.hpp"
+#include "broadphase/dynamic_tree.hpp"
 #include "broadphase/sweep_and_prune.hpp"
 #include "core/check.hpp"
 #include "rigid2d/broad_phase.hpp"
@@ -52,6 +53,7 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     switch (type) {
     case BroadPhaseType::BruteForce: return std::make_unique<detail::BruteForce>();
     case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
+    case BroadPhaseType::Tree: return std::make_unique<detail::DynamicTree>();
     default: break;
     }
     detail::refuse(fn, "type", "is not implemented yet: " + std::string(toString(type)));
