@@ -56,9 +56,12 @@ private:
     void freeNode(std::uint32_t node);
     /// The leaf's enlarged box for a proxy now at `box` that moved by `displacement`.
     [[nodiscard]] static AABB fatBox(const AABB& box, Vec2 displacement) noexcept;
-    void insertLeaf(std::uint32_t leaf);
-    void removeLeaf(std::uint32_t leaf);
-    [[nodiscard]] std::uint32_t findBestSibling(const AABB& box) const;
+    /// Links `leaf` into the tree, searching for its sibling from `start` down (the root, or an
+    /// ancestor whose box already encloses the leaf's).
+    void insertLeaf(std::uint32_t leaf, std::uint32_t start);
+    /// Unlinks `leaf`; returns the node that took its parent's place (kNull if the tree is empty).
+    std::uint32_t removeLeaf(std::uint32_t leaf);
+    [[nodiscard]] std::uint32_t findBestSibling(const AABB& box, std::uint32_t start) const;
     /// Refits boxes and heights from `node` up to the root, rotating where it helps.
     void refitUpwards(std::uint32_t node);
     void rotate(std::uint32_t node);
