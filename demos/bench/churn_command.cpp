@@ -218,7 +218,12 @@ int runChurnCommand(int argc, char** argv) {
         return 2;
     }
     std::vector<ChurnRun> runs;
-    for (long long r = 0; r < options.repeat; ++r) runs.push_back(runOnce(options));
+    try {
+        for (long long r = 0; r < options.repeat; ++r) runs.push_back(runOnce(options));
+    } catch (const Error& error) { // e.g. a broad phase this build does not implement
+        std::fprintf(stderr, "rigid2d-bench churn: %s\n", error.what());
+        return 2;
+    }
     std::vector<double> means;
     for (const ChurnRun& run : runs) means.push_back(run.frame.mean);
     std::vector<std::size_t> order(runs.size());
