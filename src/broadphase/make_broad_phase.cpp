@@ -2,9 +2,10 @@
 #include <string>
 
 #include "broadphase/brute_force.hpp"
+#include "broadphase/hierarchical_hash.hpp"
 #include "broadphase/spatial_hash.hpp"
-#include "broadphase/uniform_grid.hpp"
 #include "broadphase/sweep_and_prune.hpp"
+#include "broadphase/uniform_grid.hpp"
 #include "core/check.hpp"
 #include "rigid2d/broad_phase.hpp"
 
@@ -36,7 +37,8 @@ BroadPhaseType broadPhaseTypeFromString(std::string_view name) {
         if (entry.name == name) return entry.type;
     detail::refuse("broadPhaseTypeFromString", "name",
                    "must be one of brute_force, grid, spatial_hash, sap, tree, "
-                   "hierarchical_hash, got '" + std::string(name) + "'");
+                   "hierarchical_hash, got '" +
+                       std::string(name) + "'");
 }
 
 std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {
@@ -55,6 +57,8 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     case BroadPhaseType::BruteForce: return std::make_unique<detail::BruteForce>();
     case BroadPhaseType::Grid: return std::make_unique<detail::UniformGrid>(config);
     case BroadPhaseType::SpatialHash: return std::make_unique<detail::SpatialHash>(config);
+    case BroadPhaseType::HierarchicalHash:
+        return std::make_unique<detail::HierarchicalHash>(config);
     case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
     default: break;
     }
