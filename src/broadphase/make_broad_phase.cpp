@@ -37,8 +37,7 @@ BroadPhaseType broadPhaseTypeFromString(std::string_view name) {
         if (entry.name == name) return entry.type;
     detail::refuse("broadPhaseTypeFromString", "name",
                    "must be one of brute_force, grid, spatial_hash, sap, tree, "
-                   "hierarchical_hash, got '" +
-                       std::string(name) + "'");
+                   "hierarchical_hash, got '" + std::string(name) + "'");
 }
 
 std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {
