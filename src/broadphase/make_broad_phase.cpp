@@ -4,6 +4,7 @@
 #include "broadphase/brute_force.hpp"
 #include "broadphase/hierarchical_hash.hpp"
 #include "broadphase/spatial_hash.hpp"
+#include "broadphase/dynamic_tree.hpp"
 #include "broadphase/sweep_and_prune.hpp"
 #include "broadphase/uniform_grid.hpp"
 #include "core/check.hpp"
@@ -59,6 +60,7 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     case BroadPhaseType::HierarchicalHash:
         return std::make_unique<detail::HierarchicalHash>(config);
     case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
+    case BroadPhaseType::Tree: return std::make_unique<detail::DynamicTree>();
     default: break;
     }
     detail::refuse(fn, "type", "is not implemented yet: " + std::string(toString(type)));

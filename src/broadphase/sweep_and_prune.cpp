@@ -1,6 +1,7 @@
 #include "broadphase/sweep_and_prune.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -8,6 +9,10 @@
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rigid2d::detail {
 
@@ -17,6 +22,36 @@ namespace {
 // (every switch re-sorts from scratch).
 constexpr std::uint32_t kAxisCheckPeriod = 16;
 constexpr double kAxisSwitchRatio = 1.5;
+// Endpoints ahead whose box is prefetched in the passes that read boxes in sweep order.
+constexpr std::size_t kPrefetchDistance = 16;
+
+// Writes to `hits` the indices j < count with lower[j] <= hi && lo <= upper[j]; returns how many.
+// This is the sweep's inner loop (about a hundred open intervals per new one in dense scenes),
+// four lanes at a time where SSE2 is available, branch-free otherwise.
+std::size_t overlappingSlots(const float* lower, const float* upper, std::size_t count, float lo,
+                             float hi, std::uint32_t* hits) {
+    std::size_t hitCount = 0;
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    const __m128 his = _mm_set1_ps(hi);
+    const __m128 los = _mm_set1_ps(lo);
+    for (; j + 4 <= count; j += 4) {
+        const __m128 inLower = _mm_cmple_ps(_mm_loadu_ps(lower + j), his);
+        const __m128 inUpper = _mm_cmple_ps(los, _mm_loadu_ps(upper + j));
+        auto mask = static_cast<unsigned>(_mm_movemask_ps(_mm_and_ps(inLower, inUpper)));
+        while (mask != 0) {
+            hits[hitCount++] =
+                static_cast<std::uint32_t>(j) + static_cast<std::uint32_t>(std::countr_zero(mask));
+            mask &= mask - 1;
+        }
+    }
+#endif
+    for (; j < count; ++j) {
+        hits[hitCount] = static_cast<std::uint32_t>(j);
+        hitCount += static_cast<std::size_t>((lower[j] <= hi) & (lo <= upper[j]));
+    }
+    return hitCount;
+}
 
 constexpr std::uint32_t minTag(std::uint32_t proxy) noexcept { return proxy << 1; }
 constexpr std::uint32_t maxTag(std::uint32_t proxy) noexcept { return proxy << 1 | 1u; }
@@ -110,7 +145,12 @@ void SweepAndPrune::refreshValues() {
     const AABB* boxes = m_proxies.boxes().data();
     const int axis = m_axis;
     double maxWidth = 0.0;
-    for (Endpoint& e : m_endpoints) {
+    Endpoint* endpoints = m_endpoints.data();
+    const std::size_t endpointCount = m_endpoints.size();
+    for (std::size_t i = 0; i < endpointCount; ++i) {
+        if (i + kPrefetchDistance < endpointCount)
+            __builtin_prefetch(&boxes[endpoints[i + kPrefetchDistance].proxy()]);
+        Endpoint& e = endpoints[i];
         const AABB& b = boxes[e.proxy()];
         e.value = e.isMax() ? b.upper[axis] : b.lower[axis];
         maxWidth = std::max(maxWidth, double(b.upper[axis]) - double(b.lower[axis]));
@@ -154,29 +194,53 @@ void SweepAndPrune::sweep(std::vector<ProxyPair>& out) {
     const AABB* boxes = m_proxies.boxes().data();
     const int other = 1 - m_axis;
     std::uint32_t* slots = m_openSlot.data();
-    m_open.clear();
+    // The open set as three parallel arrays, sized for the worst case once, so the inner loop
+    // is a branch-free scan (a short-circuit test would mispredict half the time).
+    const std::size_t capacity = m_proxies.size() + 1;
+    if (m_openLower.size() < capacity) {
+        m_openLower.resize(capacity);
+        m_openUpper.resize(capacity);
+        m_openProxy.resize(capacity);
+        m_hits.resize(capacity);
+    }
+    float* openLower = m_openLower.data();
+    float* openUpper = m_openUpper.data();
+    std::uint32_t* openProxy = m_openProxy.data();
+    std::uint32_t* hits = m_hits.data();
+    std::size_t openCount = 0;
     std::size_t tests = 0;
-    for (const Endpoint& e : m_endpoints) {
+    const Endpoint* endpoints = m_endpoints.data();
+    const std::size_t endpointCount = m_endpoints.size();
+    for (std::size_t i = 0; i < endpointCount; ++i) {
+        // Proxy ids are in no spatial order: fetch the box needed a few endpoints ahead.
+        if (i + kPrefetchDistance < endpointCount)
+            __builtin_prefetch(&boxes[endpoints[i + kPrefetchDistance].proxy()]);
+        const Endpoint& e = endpoints[i];
         const std::uint32_t proxy = e.proxy();
         if (e.isMax()) {
             const std::uint32_t slot = slots[proxy];
-            const OpenInterval last = m_open.back();
-            m_open[slot] = last;
-            slots[last.proxy] = slot;
-            m_open.pop_back();
+            --openCount;
+            openLower[slot] = openLower[openCount];
+            openUpper[slot] = openUpper[openCount];
+            openProxy[slot] = openProxy[openCount];
+            slots[openProxy[slot]] = slot;
             continue;
         }
         const float lo = boxes[proxy].lower[other];
         const float hi = boxes[proxy].upper[other];
-        tests += m_open.size();
-        for (const OpenInterval& open : m_open) {
-            if (open.lower <= hi && lo <= open.upper) {
-                out.push_back(proxy < open.proxy ? ProxyPair{ProxyId{proxy}, ProxyId{open.proxy}}
-                                                 : ProxyPair{ProxyId{open.proxy}, ProxyId{proxy}});
-            }
+        const std::size_t hitCount =
+            overlappingSlots(openLower, openUpper, openCount, lo, hi, hits);
+        tests += openCount;
+        for (std::size_t h = 0; h < hitCount; ++h) {
+            const std::uint32_t partner = openProxy[hits[h]];
+            out.push_back(proxy < partner ? ProxyPair{ProxyId{proxy}, ProxyId{partner}}
+                                          : ProxyPair{ProxyId{partner}, ProxyId{proxy}});
         }
-        slots[proxy] = static_cast<std::uint32_t>(m_open.size());
-        m_open.push_back({lo, hi, proxy});
+        slots[proxy] = static_cast<std::uint32_t>(openCount);
+        openLower[openCount] = lo;
+        openUpper[openCount] = hi;
+        openProxy[openCount] = proxy;
+        ++openCount;
     }
     m_overlapTests = tests;
 }
@@ -244,8 +308,9 @@ BroadPhaseStats SweepAndPrune::stats() const {
     s.overlapTests = m_overlapTests;
     s.memoryBytes = m_proxies.memoryBytes() +
                     (m_endpoints.capacity() + m_scratch.capacity()) * sizeof(Endpoint) +
-                    m_open.capacity() * sizeof(OpenInterval) +
-                    (m_openSlot.capacity() + m_pending.capacity() + m_stale.capacity()) *
+                    (m_openLower.capacity() + m_openUpper.capacity()) * sizeof(float) +
+                    (m_openSlot.capacity() + m_openProxy.capacity() + m_hits.capacity() +
+                     m_pending.capacity() + m_stale.capacity()) *
                         sizeof(std::uint32_t) +
                     m_flags.capacity() + m_pairScratch.capacity() * sizeof(ProxyPair);
     return s;

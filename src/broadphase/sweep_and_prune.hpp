@@ -48,12 +48,6 @@ private:
             return value < other.value || (value == other.value && (tag & 1u) < (other.tag & 1u));
         }
     };
-    /// An open interval during the sweep, with the proxy's extent on the other axis.
-    struct OpenInterval {
-        float lower;
-        float upper;
-        std::uint32_t proxy;
-    };
     /// Per-proxy bookkeeping of what the endpoint array still has to catch up on.
     enum : std::uint8_t { kPendingInsert = 1, kStale = 2 };
 
@@ -72,11 +66,15 @@ private:
     ProxyTable m_proxies;
     std::vector<Endpoint> m_endpoints; // sorted when !m_dirty
     std::vector<Endpoint> m_scratch;
-    std::vector<OpenInterval> m_open;
-    std::vector<std::uint32_t> m_openSlot; // per proxy: its index in m_open during the sweep
-    std::vector<std::uint8_t> m_flags;     // per proxy: kPendingInsert | kStale
-    std::vector<std::uint32_t> m_pending;  // proxies inserted since the last synchronize
-    std::vector<std::uint32_t> m_stale;    // proxies whose endpoints must be dropped
+    // The sweep's open intervals: their other-axis extent and proxy, and per proxy its slot.
+    std::vector<float> m_openLower;
+    std::vector<float> m_openUpper;
+    std::vector<std::uint32_t> m_openProxy;
+    std::vector<std::uint32_t> m_openSlot;
+    std::vector<std::uint32_t> m_hits;    // open slots that overlap the interval being opened
+    std::vector<std::uint8_t> m_flags;    // per proxy: kPendingInsert | kStale
+    std::vector<std::uint32_t> m_pending; // proxies inserted since the last synchronize
+    std::vector<std::uint32_t> m_stale;   // proxies whose endpoints must be dropped
     std::vector<ProxyPair> m_pairScratch;
     int m_axis = 0;
     bool m_dirty = false;          // boxes changed since the array was last brought up to date

@@ -27,7 +27,7 @@ std::string describe(const AABB& value) {
 }
 
 void requireValidBox(std::string_view function, std::string_view field, const AABB& box) {
-    // Hot path (every broad-phase move): no string is built unless the box is refused.
+    // Hot path (every broad-phase move): build the field names only when refusing.
     if (isValid(box)) [[likely]]
         return;
     require(isFinite(box.lower), function, std::string(field) + ".lower", "must be finite", box.lower);
