@@ -15,29 +15,15 @@ constexpr std::size_t kSweepThreshold = 16;
 
 // For each pair (p, q) of the cell: test overlap, then keep it only if this cell owns the
 // intersection's lower-left corner (the same pair in other shared cells is dropped there).
-std::size_t CellPairSearch::cellPairs(const IdChunkPool& pool, const CellBucket& bucket,
-                                      std::int32_t x, std::int32_t y, const CellMapping& mapping,
-                                      const std::vector<AABB>& boxes, std::vector<ProxyPair>& out) {
-    const std::uint32_t count = bucket.count;
-    if (count < 2) return 0;
-    if (count == 2) {
-        const std::uint32_t a = bucket.ids[0];
-        const std::uint32_t b = bucket.ids[1];
-        const AABB& boxA = boxes[a];
-        const AABB& boxB = boxes[b];
-        if (overlaps(boxA, boxB) && mapping.ownsPair(x, y, boxA, boxB))
-            out.push_back(orderedPair(a, b));
-        return 1;
-    }
-    m_entries.clear();
-    pool.forEach(bucket, [&](std::uint32_t id) { m_entries.push_back({boxes[id], id}); });
+// Crowded cells are sorted by lower x and swept, so a cluster costs about its overlaps.
+std::size_t pairsInCell(CellEntry* entries, std::size_t count, std::int32_t x, std::int32_t y,
+                        const CellMapping& mapping, std::vector<ProxyPair>& out) {
     std::size_t tests = 0;
-    const std::size_t n = m_entries.size();
-    if (n <= kSweepThreshold) {
-        for (std::size_t i = 0; i + 1 < n; ++i) {
-            const Entry& p = m_entries[i];
-            for (std::size_t j = i + 1; j < n; ++j) {
-                const Entry& q = m_entries[j];
+    if (count <= kSweepThreshold) {
+        for (std::size_t i = 0; i + 1 < count; ++i) {
+            const CellEntry& p = entries[i];
+            for (std::size_t j = i + 1; j < count; ++j) {
+                const CellEntry& q = entries[j];
                 ++tests;
                 if (overlaps(p.box, q.box) && mapping.ownsPair(x, y, p.box, q.box))
                     out.push_back(orderedPair(p.id, q.id));
@@ -45,12 +31,12 @@ std::size_t CellPairSearch::cellPairs(const IdChunkPool& pool, const CellBucket&
         }
         return tests;
     }
-    std::sort(m_entries.begin(), m_entries.end(),
-              [](const Entry& a, const Entry& b) { return a.box.lower.x < b.box.lower.x; });
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-        const Entry& p = m_entries[i];
-        for (std::size_t j = i + 1; j < n && m_entries[j].box.lower.x <= p.box.upper.x; ++j) {
-            const Entry& q = m_entries[j];
+    std::sort(entries, entries + count,
+              [](const CellEntry& a, const CellEntry& b) { return a.box.lower.x < b.box.lower.x; });
+    for (std::size_t i = 0; i + 1 < count; ++i) {
+        const CellEntry& p = entries[i];
+        for (std::size_t j = i + 1; j < count && entries[j].box.lower.x <= p.box.upper.x; ++j) {
+            const CellEntry& q = entries[j];
             ++tests;
             if (q.box.lower.y <= p.box.upper.y && p.box.lower.y <= q.box.upper.y &&
                 mapping.ownsPair(x, y, p.box, q.box))
@@ -58,6 +44,32 @@ std::size_t CellPairSearch::cellPairs(const IdChunkPool& pool, const CellBucket&
         }
     }
     return tests;
+}
+
+std::size_t boxAgainstEntries(const CellEntry* entries, std::size_t count, std::int32_t x,
+                              std::int32_t y, const CellMapping& mapping, std::uint32_t id,
+                              const AABB& box, std::vector<ProxyPair>& out) {
+    for (std::size_t i = 0; i < count; ++i) {
+        if (overlaps(box, entries[i].box) && mapping.ownsPair(x, y, box, entries[i].box))
+            out.push_back(orderedPair(id, entries[i].id));
+    }
+    return count;
+}
+
+std::size_t CellPairSearch::cellPairs(const IdChunkPool& pool, const CellBucket& bucket,
+                                      std::int32_t x, std::int32_t y, const CellMapping& mapping,
+                                      const std::vector<AABB>& boxes, std::vector<ProxyPair>& out) {
+    if (bucket.count < 2) return 0;
+    if (bucket.count == 2) {
+        const AABB& boxA = boxes[bucket.ids[0]];
+        const AABB& boxB = boxes[bucket.ids[1]];
+        if (overlaps(boxA, boxB) && mapping.ownsPair(x, y, boxA, boxB))
+            out.push_back(orderedPair(bucket.ids[0], bucket.ids[1]));
+        return 1;
+    }
+    m_entries.clear();
+    pool.forEach(bucket, [&](std::uint32_t id) { m_entries.push_back({boxes[id], id}); });
+    return pairsInCell(m_entries.data(), m_entries.size(), x, y, mapping, out);
 }
 
 std::size_t boxAgainstCell(const IdChunkPool& pool, const CellBucket& bucket, std::int32_t x,

@@ -17,21 +17,33 @@
 
 namespace rigid2d::detail {
 
-/// Finds the overlapping pairs inside cells, each pair once thanks to `CellMapping::ownsPair`.
+/// A proxy's box and id side by side, so that a cell's pair search reads contiguous memory.
+struct CellEntry {
+    AABB box;
+    std::uint32_t id;
+};
+
+/// Appends to `out` the pairs of the cell's entries whose boxes overlap and whose intersection's
+/// lower-left corner lies in cell (x, y) (CellMapping::ownsPair: each pair once over all cells).
+/// May reorder the entries. Returns the box tests done.
+std::size_t pairsInCell(CellEntry* entries, std::size_t count, std::int32_t x, std::int32_t y,
+                        const CellMapping& mapping, std::vector<ProxyPair>& out);
+
+/// Appends the pairs between proxy `id` (box `box`, not among the entries) and the entries of
+/// cell (x, y), with the same ownership rule. Returns the box tests done.
+std::size_t boxAgainstEntries(const CellEntry* entries, std::size_t count, std::int32_t x,
+                              std::int32_t y, const CellMapping& mapping, std::uint32_t id,
+                              const AABB& box, std::vector<ProxyPair>& out);
+
+/// pairsInCell for a bucket of ids: gathers the boxes into reused storage first.
 class CellPairSearch {
 public:
-    /// Appends to `out` the pairs of the bucket's proxies whose boxes overlap and whose
-    /// intersection's lower-left corner lies in cell (x, y). Returns the box tests done.
     std::size_t cellPairs(const IdChunkPool& pool, const CellBucket& bucket, std::int32_t x,
                           std::int32_t y, const CellMapping& mapping,
                           const std::vector<AABB>& boxes, std::vector<ProxyPair>& out);
 
 private:
-    struct Entry {
-        AABB box;
-        std::uint32_t id;
-    };
-    std::vector<Entry> m_entries;
+    std::vector<CellEntry> m_entries;
 };
 
 /// Appends the pairs between proxy `id` (box `box`) and the proxies of a bucket at cell (x, y),

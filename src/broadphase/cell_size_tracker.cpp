@@ -5,12 +5,6 @@
 
 namespace rigid2d::detail {
 
-std::uint32_t CellSizeTracker::bucketOf(const AABB& box) noexcept {
-    const Vec2 half = extents(box);
-    // Non-negative floats order like their bit patterns, so the bucket is monotonic in size.
-    return std::bit_cast<std::uint32_t>(std::max(half.x, half.y)) >> kDropBits;
-}
-
 float CellSizeTracker::medianHalfExtent() const noexcept {
     if (m_total == 0) return 0.0f;
     const std::uint32_t half = (m_total + 1) / 2;

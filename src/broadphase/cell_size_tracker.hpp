@@ -4,7 +4,9 @@
 // gives a running median in O(buckets) without storing or sorting sizes. The owner derives its
 // cell size from the median and rebuilds when the median has moved by more than 2x since.
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "rigid2d/math.hpp"
@@ -28,10 +30,18 @@ public:
         return m_total != 0 && (median > 2.0f * reference || 2.0f * median < reference);
     }
     [[nodiscard]] std::uint32_t total() const noexcept { return m_total; }
+    void clear() noexcept {
+        m_counts.fill(0);
+        m_total = 0;
+    }
 
 private:
     static constexpr int kDropBits = 20; // keep sign, exponent and 3 mantissa bits
-    static std::uint32_t bucketOf(const AABB& box) noexcept;
+    // Non-negative floats order like their bit patterns, so the bucket is monotonic in size.
+    static std::uint32_t bucketOf(const AABB& box) noexcept {
+        const float half = 0.5f * std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
+        return std::bit_cast<std::uint32_t>(half) >> kDropBits;
+    }
 
     std::array<std::uint32_t, (1u << (32 - kDropBits - 1))> m_counts{};
     std::uint32_t m_total = 0;

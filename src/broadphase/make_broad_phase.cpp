@@ -2,10 +2,11 @@
 #include <string>
 
 #include "broadphase/brute_force.hpp"
+#include "broadphase/hierarchical_hash.hpp"
 #include "broadphase/spatial_hash.hpp"
-#include "broadphase/uniform_grid.hpp"
 #include "broadphase/dynamic_tree.hpp"
 #include "broadphase/sweep_and_prune.hpp"
+#include "broadphase/uniform_grid.hpp"
 #include "core/check.hpp"
 #include "rigid2d/broad_phase.hpp"
 
@@ -56,6 +57,8 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     case BroadPhaseType::BruteForce: return std::make_unique<detail::BruteForce>();
     case BroadPhaseType::Grid: return std::make_unique<detail::UniformGrid>(config);
     case BroadPhaseType::SpatialHash: return std::make_unique<detail::SpatialHash>(config);
+    case BroadPhaseType::HierarchicalHash:
+        return std::make_unique<detail::HierarchicalHash>(config);
     case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
     case BroadPhaseType::Tree: return std::make_unique<detail::DynamicTree>();
     default: break;

@@ -27,17 +27,15 @@ ProxyId ProxyTable::insert(std::string_view function, const AABB& box, std::uint
     return static_cast<ProxyId>(index);
 }
 
-void ProxyTable::checkLive(std::string_view function, ProxyId proxy) const {
-    if (!isLive(proxy)) [[unlikely]] {
-        refuse(function, "proxy",
-               "is not a live proxy id (" + std::to_string(toIndex(proxy)) +
-                   (toIndex(proxy) < m_live.size() ? ": removed)" : ": never inserted)"));
-    }
+void ProxyTable::refuseNotLive(std::string_view function, ProxyId proxy) const {
+    refuse(function, "proxy",
+           "is not a live proxy id (" + std::to_string(toIndex(proxy)) +
+               (toIndex(proxy) < m_live.size() ? ": removed)" : ": never inserted)"));
 }
 
-void ProxyTable::checkMove(std::string_view function, ProxyId proxy, const AABB& box) const {
-    checkLive(function, proxy);
+void ProxyTable::refuseBox(std::string_view function, const AABB& box) {
     requireValidBox(function, "box", box);
+    refuse(function, "box", "is invalid"); // not reached: requireValidBox refuses first
 }
 
 void ProxyTable::remove(ProxyId proxy) {
@@ -56,7 +54,8 @@ void ProxyTable::validate() const {
     R2D_CHECK(m_boxes.size() == m_live.size() && m_boxes.size() == m_userData.size(),
               "proxy arrays out of step");
     R2D_CHECK(m_size + m_free.size() == m_live.size(), "live + free != slots");
-    for (auto index : m_free) R2D_CHECK(index < m_live.size() && m_live[index] == 0, "free id is live");
+    for (auto index : m_free)
+        R2D_CHECK(index < m_live.size() && m_live[index] == 0, "free id is live");
     for (std::size_t i = 0; i < m_live.size(); ++i) {
         if (m_live[i] != 0) R2D_CHECK(isValid(m_boxes[i]), "stored box is invalid");
     }

@@ -15,9 +15,17 @@ class ProxyTable {
 public:
     /// Checks `box` (naming `function`), then stores it. Returns the new id.
     ProxyId insert(std::string_view function, const AABB& box, std::uint64_t userData);
-    /// Checks that `proxy` is live and `box` valid, both before anything changes.
-    void checkMove(std::string_view function, ProxyId proxy, const AABB& box) const;
-    void checkLive(std::string_view function, ProxyId proxy) const;
+    /// Checks that `proxy` is live and `box` valid, both before anything changes. Inline: it
+    /// runs on every move of every proxy; the refusals are out of line.
+    void checkMove(std::string_view function, ProxyId proxy, const AABB& box) const {
+        checkLive(function, proxy);
+        if (!isValid(box)) [[unlikely]]
+            refuseBox(function, box);
+    }
+    void checkLive(std::string_view function, ProxyId proxy) const {
+        if (!isLive(proxy)) [[unlikely]]
+            refuseNotLive(function, proxy);
+    }
     void setBox(ProxyId proxy, const AABB& box) { m_boxes[toIndex(proxy)] = box; }
     /// Frees a live id (checked by the caller with checkLive).
     void remove(ProxyId proxy);
@@ -41,6 +49,9 @@ public:
     void validate() const;
 
 private:
+    [[noreturn]] void refuseNotLive(std::string_view function, ProxyId proxy) const;
+    [[noreturn]] static void refuseBox(std::string_view function, const AABB& box);
+
     std::vector<AABB> m_boxes;
     std::vector<std::uint64_t> m_userData;
     std::vector<std::uint8_t> m_live;
