@@ -13,13 +13,18 @@ namespace {
 // Tangent of a contact: the normal turned clockwise.
 [[nodiscard]] inline Vec2 tangentOf(Vec2 n) noexcept { return {n.y, -n.x}; }
 
-void prepareConstraints(std::span<const SolverBody> bodies,
+void prepareConstraints(std::span<const SolverState> bodies, std::span<const SolverMotion> motions,
                         std::span<ContactConstraint> constraints, const Softness& contactSoftness,
                         const Softness& staticSoftness) {
     for (ContactConstraint& c : constraints) {
-        const SolverBody& a = bodies[c.bodyA];
-        const SolverBody& b = bodies[c.bodyB];
-        const float mA = a.invMass, iA = a.invInertia, mB = b.invMass, iB = b.invInertia;
+        const SolverState& a = bodies[c.bodyA];
+        const SolverState& b = bodies[c.bodyB];
+        const float mA = motions[c.bodyA].invMass, iA = motions[c.bodyA].invInertia;
+        const float mB = motions[c.bodyB].invMass, iB = motions[c.bodyB].invInertia;
+        c.invMassA = mA;
+        c.invInertiaA = iA;
+        c.invMassB = mB;
+        c.invInertiaB = iB;
         // Contacts against an immovable body may be stiffer: only one side gives way.
         c.softness = (mA == 0.0f || mB == 0.0f) ? staticSoftness : contactSoftness;
         const Vec2 n = c.normal;
@@ -40,15 +45,17 @@ void prepareConstraints(std::span<const SolverBody> bodies,
     }
 }
 
-void integrateVelocities(std::span<SolverBody> bodies, float h, float maxSpeed) {
+void integrateVelocities(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
+                         float h, float maxSpeed) {
     const float maxSpeedSq = maxSpeed * maxSpeed;
     for (std::size_t i = 1; i < bodies.size(); ++i) {
-        SolverBody& b = bodies[i];
-        Vec2 v = b.v + h * b.linearAcceleration;
-        float w = b.w + h * b.angularAcceleration;
+        SolverState& b = bodies[i];
+        const SolverMotion& m = motions[i];
+        Vec2 v = b.v + h * m.linearAcceleration;
+        float w = b.w + h * m.angularAcceleration;
         // Implicit damping: stable for any h * c, exactly v for c = 0.
-        v *= 1.0f / (1.0f + h * b.linearDamping);
-        w *= 1.0f / (1.0f + h * b.angularDamping);
+        if (m.linearDamping != 0.0f) v *= 1.0f / (1.0f + h * m.linearDamping);
+        if (m.angularDamping != 0.0f) w *= 1.0f / (1.0f + h * m.angularDamping);
         const float speedSq = dot(v, v);
         if (speedSq > maxSpeedSq) v *= maxSpeed / std::sqrt(speedSq);
         b.v = v;
@@ -56,9 +63,9 @@ void integrateVelocities(std::span<SolverBody> bodies, float h, float maxSpeed) 
     }
 }
 
-void integratePositions(std::span<SolverBody> bodies, float h) {
+void integratePositions(std::span<SolverState> bodies, float h) {
     for (std::size_t i = 1; i < bodies.size(); ++i) {
-        SolverBody& b = bodies[i];
+        SolverState& b = bodies[i];
         b.dp += h * b.v;
         if (b.w != 0.0f) {
             // First-order rotation update, renormalised (no trigonometry per substep).
@@ -71,29 +78,29 @@ void integratePositions(std::span<SolverBody> bodies, float h) {
     }
 }
 
-void warmStart(std::span<SolverBody> bodies, std::span<const ContactConstraint> constraints) {
+void warmStart(std::span<SolverState> bodies, std::span<const ContactConstraint> constraints) {
     for (const ContactConstraint& c : constraints) {
-        SolverBody& a = bodies[c.bodyA];
-        SolverBody& b = bodies[c.bodyB];
+        SolverState& a = bodies[c.bodyA];
+        SolverState& b = bodies[c.bodyB];
         const Vec2 n = c.normal;
         const Vec2 t = tangentOf(n);
         for (int i = 0; i < c.pointCount; ++i) {
             const SolverPoint& p = c.points[i];
             const Vec2 impulse = p.normalImpulse * n + p.tangentImpulse * t;
-            a.v -= a.invMass * impulse;
-            a.w -= a.invInertia * cross(p.anchorA, impulse);
-            b.v += b.invMass * impulse;
-            b.w += b.invInertia * cross(p.anchorB, impulse);
+            a.v -= c.invMassA * impulse;
+            a.w -= c.invInertiaA * cross(p.anchorA, impulse);
+            b.v += c.invMassB * impulse;
+            b.w += c.invInertiaB * cross(p.anchorB, impulse);
         }
     }
 }
 
-void solveContacts(std::span<SolverBody> bodies, std::span<ContactConstraint> constraints,
+void solveContacts(std::span<SolverState> bodies, std::span<ContactConstraint> constraints,
                    float inverseH, float maxPushSpeed, bool useBias) {
     for (ContactConstraint& c : constraints) {
-        SolverBody& a = bodies[c.bodyA];
-        SolverBody& b = bodies[c.bodyB];
-        const float mA = a.invMass, iA = a.invInertia, mB = b.invMass, iB = b.invInertia;
+        SolverState& a = bodies[c.bodyA];
+        SolverState& b = bodies[c.bodyB];
+        const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
         Vec2 vA = a.v, vB = b.v;
         float wA = a.w, wB = b.w;
         const Vec2 n = c.normal;
@@ -150,13 +157,13 @@ void solveContacts(std::span<SolverBody> bodies, std::span<ContactConstraint> co
     }
 }
 
-void applyRestitution(std::span<SolverBody> bodies, std::span<ContactConstraint> constraints,
+void applyRestitution(std::span<SolverState> bodies, std::span<ContactConstraint> constraints,
                       float threshold) {
     for (ContactConstraint& c : constraints) {
         if (c.restitution == 0.0f) continue;
-        SolverBody& a = bodies[c.bodyA];
-        SolverBody& b = bodies[c.bodyB];
-        const float mA = a.invMass, iA = a.invInertia, mB = b.invMass, iB = b.invInertia;
+        SolverState& a = bodies[c.bodyA];
+        SolverState& b = bodies[c.bodyB];
+        const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
         Vec2 vA = a.v, vB = b.v;
         float wA = a.w, wB = b.w;
         const Vec2 n = c.normal;
@@ -209,8 +216,8 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
     }
 }
 
-void solveSoftStep(std::span<SolverBody> bodies, std::span<ContactConstraint> constraints,
-                   const SolverSettings& settings) {
+void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
+                   std::span<ContactConstraint> constraints, const SolverSettings& settings) {
     const int substeps = std::max(settings.substeps, 1);
     const float h = settings.dt / static_cast<float>(substeps);
     const float inverseH = 1.0f / h;
@@ -219,9 +226,9 @@ void solveSoftStep(std::span<SolverBody> bodies, std::span<ContactConstraint> co
     const Softness staticSoftness =
         makeSoftness(2.0f * settings.contactHertz, settings.contactDampingRatio, h);
 
-    prepareConstraints(bodies, constraints, contactSoftness, staticSoftness);
+    prepareConstraints(bodies, motions, constraints, contactSoftness, staticSoftness);
     for (int i = 0; i < substeps; ++i) {
-        integrateVelocities(bodies, h, settings.maxLinearSpeed);
+        integrateVelocities(bodies, motions, h, settings.maxLinearSpeed);
         warmStart(bodies, constraints);
         solveContacts(bodies, constraints, inverseH, settings.maxContactPushSpeed, true);
         integratePositions(bodies, h);

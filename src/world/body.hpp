@@ -1,6 +1,6 @@
 #pragma once
 // A body as the world stores it: one slot of a contiguous array, addressed by BodyId.index and
-// checked by its generation. Hot solver data is copied into dense SolverBody arrays each step.
+// checked by its generation. Hot solver data is copied into dense solver arrays each step.
 
 #include <cstdint>
 

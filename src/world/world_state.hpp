@@ -49,7 +49,8 @@ struct WorldState {
 
     // Step scratch, reused every step.
     std::vector<std::uint64_t> newPairs;
-    std::vector<SolverBody> solverBodies;
+    std::vector<SolverState> solverBodies;
+    std::vector<SolverMotion> solverMotions;
     std::vector<ContactConstraint> constraints;
     std::vector<std::uint32_t> islandParent;
     std::vector<std::uint32_t> islandLinks;

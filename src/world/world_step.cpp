@@ -169,28 +169,31 @@ void WorldState::solve(float dt) {
     auto t = Clock::now();
     const Vec2 gravity = def.gravity;
     solverBodies.resize(awakeBodies.size() + 1);
-    solverBodies[0] = SolverBody{};
+    solverMotions.resize(awakeBodies.size() + 1);
+    solverBodies[0] = SolverState{};
+    solverMotions[0] = SolverMotion{};
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
         body.solverIndex = i + 1;
-        SolverBody& sb = solverBodies[i + 1];
+        SolverState& sb = solverBodies[i + 1];
         sb.v = body.linearVelocity;
         sb.w = body.invInertia > 0.0f || body.type == BodyType::Kinematic ? body.angularVelocity
                                                                           : 0.0f;
-        sb.invMass = body.invMass;
-        sb.invInertia = body.invInertia;
         sb.dp = {};
         sb.dq = Rot{};
         sb.dAngle = 0.0f;
+        SolverMotion& motion = solverMotions[i + 1];
+        motion.invMass = body.invMass;
+        motion.invInertia = body.invInertia;
         if (body.type == BodyType::Dynamic) {
-            sb.linearAcceleration = body.gravityScale * gravity + body.invMass * body.force;
-            sb.angularAcceleration = body.invInertia * body.torque;
-            sb.linearDamping = body.linearDamping;
-            sb.angularDamping = body.angularDamping;
+            motion.linearAcceleration = body.gravityScale * gravity + body.invMass * body.force;
+            motion.angularAcceleration = body.invInertia * body.torque;
+            motion.linearDamping = body.linearDamping;
+            motion.angularDamping = body.angularDamping;
         } else {
-            sb.linearAcceleration = {};
-            sb.angularAcceleration = 0.0f;
-            sb.linearDamping = sb.angularDamping = 0.0f;
+            motion.linearAcceleration = {};
+            motion.angularAcceleration = 0.0f;
+            motion.linearDamping = motion.angularDamping = 0.0f;
         }
     }
     constraints.clear();
@@ -219,7 +222,7 @@ void WorldState::solve(float dt) {
     settings.maxContactPushSpeed = def.maxContactPushSpeed;
     settings.restitutionThreshold = def.restitutionThreshold;
     settings.maxLinearSpeed = def.maxTranslation / dt;
-    solveSoftStep(solverBodies, constraints, settings);
+    solveSoftStep(solverBodies, solverMotions, constraints, settings);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.
     for (const ContactConstraint& constraint : constraints) {
@@ -249,7 +252,7 @@ void WorldState::solve(float dt) {
 
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
-        const SolverBody& sb = solverBodies[i + 1];
+        const SolverState& sb = solverBodies[i + 1];
         body.linearVelocity = sb.v;
         body.angularVelocity = sb.w;
         body.force = {};
