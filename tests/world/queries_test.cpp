@@ -1,0 +1,101 @@
+// Queries: broad phase first, then exact shape tests; debug drawing honours the cull region.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "rigid2d/testing.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::testing;
+
+namespace {
+WorldDef staticDef() {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::BruteForce;
+    def.gravity = {0.0f, 0.0f};
+    return def;
+}
+
+struct CountingDraw final : DebugDraw {
+    void drawCircle(Vec2, float, float, Color, Color) override { ++circles; }
+    void drawBox(const AABB&, Color, Color) override { ++boxes; }
+    void drawAABB(const AABB&, Color) override { ++aabbs; }
+    void drawSegment(Vec2, Vec2, Color) override { ++segments; }
+    void drawPoint(Vec2, float, Color) override { ++points; }
+    int circles = 0, boxes = 0, aabbs = 0, segments = 0, points = 0;
+};
+} // namespace
+
+TEST_CASE("queryAABB reports only shapes that really overlap the region") {
+    World world(staticDef());
+    const BodyId circle = createCircle(world, {0.0f, 0.0f}, 1.0f);
+    const BodyId box = createBox(world, {5.0f, 0.0f}, {1.0f, 1.0f});
+    std::vector<BodyId> found;
+    auto collect = [&](const AABB& region) {
+        found.clear();
+        world.queryAABB(region, [&](ShapeId s) {
+            found.push_back(world.shapeBody(s));
+            return true;
+        });
+    };
+    // The region touches the circle's bounding box corner but not the circle.
+    collect(AABB{{0.8f, 0.8f}, {1.5f, 1.5f}});
+    CHECK(found.empty());
+    collect(AABB{{0.5f, 0.5f}, {1.5f, 1.5f}});
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == circle);
+    collect(AABB{{-10.0f, -10.0f}, {10.0f, 10.0f}});
+    CHECK(found.size() == 2);
+    // Early stop.
+    int visits = 0;
+    world.queryAABB(AABB{{-10.0f, -10.0f}, {10.0f, 10.0f}}, [&](ShapeId) { return ++visits < 1; });
+    CHECK(visits == 1);
+    // After a teleport the query sees the new place at once.
+    world.setTransform(box, {50.0f, 50.0f}, 0.0f);
+    collect(AABB{{49.0f, 49.0f}, {51.0f, 51.0f}});
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == box);
+}
+
+TEST_CASE("castRay and castRayClosest hit the exact shapes") {
+    World world(staticDef());
+    const BodyId near = createCircle(world, {3.0f, 0.0f}, 0.5f);
+    const BodyId far = createBox(world, {8.0f, 0.0f}, {1.0f, 2.0f});
+    createCircle(world, {3.0f, 5.0f}, 0.5f); // off the ray
+    const auto closest = world.castRayClosest({0.0f, 0.0f}, {20.0f, 0.0f});
+    REQUIRE(closest.has_value());
+    CHECK(world.shapeBody(closest->shape) == near);
+    CHECK(closest->point.x == doctest::Approx(2.5f));
+    CHECK(closest->normal.x == doctest::Approx(-1.0f));
+    CHECK(closest->fraction == doctest::Approx(2.5f / 20.0f));
+    int hits = 0;
+    world.castRay({0.0f, 0.0f}, {20.0f, 0.0f}, [&](const RayHit&) {
+        ++hits;
+        return 1.0f; // continue unclipped
+    });
+    CHECK(hits == 2);
+    const auto boxHit = world.castRayClosest({8.0f, 10.0f}, {0.0f, -10.0f});
+    REQUIRE(boxHit.has_value());
+    CHECK(world.shapeBody(boxHit->shape) == far);
+    CHECK(boxHit->point.y == doctest::Approx(2.0f));
+    CHECK(boxHit->normal.y == doctest::Approx(1.0f));
+    CHECK_FALSE(world.castRayClosest({0.0f, 10.0f}, {20.0f, 0.0f}).has_value());
+}
+
+TEST_CASE("debugDraw draws every shape, or only those a query of the cull region returns") {
+    World world = makeWorldWithFloor(staticDef());
+    for (int i = 0; i < 10; ++i) createCircle(world, {static_cast<float>(i) * 3.0f, 1.0f}, 0.5f);
+    world.step(kDefaultTimeStep);
+    CountingDraw all;
+    all.drawAABBs = true;
+    world.debugDraw(all);
+    CHECK(all.circles == 10);
+    CHECK(all.boxes == 1);
+    CHECK(all.aabbs == 11);
+    CountingDraw culled;
+    culled.useCullRegion = true;
+    culled.cullRegion = AABB{{-1.0f, 0.0f}, {4.0f, 2.0f}};
+    world.debugDraw(culled);
+    CHECK(culled.circles == 2);
+    CHECK(culled.boxes == 1);
+}

@@ -1,0 +1,73 @@
+// Sleeping and waking: what wakes a sleeping island, what filtering does, and that sleeping
+// bodies cost nothing (they leave the awake set).
+#include <doctest/doctest.h>
+
+#include "rigid2d/testing.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::testing;
+
+namespace {
+WorldDef bruteForceDef() {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::BruteForce;
+    return def;
+}
+} // namespace
+
+TEST_CASE("a sleeping stack wakes on API changes and on a touching awake body") {
+    World world = makeWorldWithFloor(bruteForceDef());
+    const BodyId bottom = createBox(world, {0.0f, 0.5f}, {0.5f, 0.5f});
+    const BodyId top = createBox(world, {0.0f, 1.5f}, {0.5f, 0.5f});
+    REQUIRE(stepUntilAsleep(world, 5.0f) >= 0.0f);
+    CHECK(world.stats().awakeBodies == 0);
+    const std::uint64_t asleep = stateHash(world);
+    stepFor(world, 1.0f);
+    CHECK(stateHash(world) == asleep); // nothing moves while asleep
+
+    // Waking one body wakes its island.
+    world.applyForceToCenter(top, {1.0f, 0.0f});
+    CHECK(world.isAwake(top));
+    CHECK(world.isAwake(bottom));
+    REQUIRE(stepUntilAsleep(world, 5.0f) >= 0.0f);
+    world.setAwake(bottom, true);
+    CHECK(world.isAwake(top));
+    world.setAwake(bottom, false);
+    CHECK_FALSE(world.isAwake(top));
+
+    // A ball dropped on the stack wakes it when they touch.
+    const BodyId ball = createCircle(world, {0.0f, 4.0f}, 0.25f);
+    bool wokeTop = false;
+    for (int i = 0; i < 60 && !wokeTop; ++i) {
+        world.step(kDefaultTimeStep);
+        wokeTop = world.isAwake(top);
+    }
+    CHECK(wokeTop);
+    CHECK(world.position(ball).y > 2.0f); // it landed on the stack, not through it
+
+    // Destroying a body wakes what it touched.
+    REQUIRE(stepUntilAsleep(world, 5.0f) >= 0.0f);
+    world.destroyBody(ball);
+    CHECK(world.isAwake(top));
+}
+
+TEST_CASE("collision filtering: categories, masks and groups") {
+    World world = makeWorldWithFloor(bruteForceDef());
+    ShapeDef ghost;
+    ghost.filter.maskBits = 0xFFFFFFFEu; // ignores category 1 (the floor)
+    const BodyId fallsThrough = createCircle(world, {0.0f, 1.0f}, 0.25f, ghost);
+    ShapeDef groupA;
+    groupA.filter.groupIndex = -3;
+    const BodyId a = createCircle(world, {5.0f, 0.25f}, 0.25f, groupA);
+    const BodyId b = createCircle(world, {5.2f, 0.25f}, 0.25f, groupA); // overlaps a, never pushed
+    stepFor(world, 1.0f);
+    CHECK(world.position(fallsThrough).y < -1.0f);
+    CHECK(world.position(a).x == doctest::Approx(5.0f));
+    CHECK(world.position(b).x == doctest::Approx(5.2f));
+    // Turning the filter back on makes the pair collide and separate.
+    ShapeId shapeOfB;
+    world.forEachShape(b, [&](ShapeId id) { shapeOfB = id; });
+    world.setFilter(shapeOfB, Filter{});
+    stepFor(world, 1.0f);
+    CHECK(world.position(b).x - world.position(a).x > 0.45f);
+}
