@@ -66,10 +66,11 @@ std::vector<BodyId> buildScene(const SceneDesc& scene, World& world);
 /// Writes sceneToJson to `path`; throws SceneFileError if the file cannot be written.
 void writeSceneFile(const SceneDesc& scene, const std::filesystem::path& path);
 
-/// The running world as a scene: every live body in creation-slot order with its current
-/// position, angle and velocities, and the world's gravity. A scene file has no per-shape mass
-/// field other than density, so a dynamic body's densities are recovered as its mass divided by
-/// the area of its non-sensor shapes (exact when they share one density, the usual case).
+/// The running world as a scene: every live body in creation-slot order (its shapes likewise)
+/// with its current position, angle and velocities, and the world's gravity. A scene file has no
+/// per-shape mass field other than density, so a dynamic body's densities are recovered as its
+/// mass divided by the area of its non-sensor shapes (exact when they share one density, the
+/// usual case).
 [[nodiscard]] SceneDesc captureScene(const World& world, std::string name, float timeStep,
                                      int steps, std::optional<AABB> bounds);
 

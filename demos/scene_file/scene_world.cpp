@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fstream>
 #include <numbers>
 
@@ -60,8 +61,14 @@ SceneDesc captureScene(const World& world, std::string name, float timeStep, int
         body.def.linearVelocity = world.linearVelocity(id);
         body.def.angularVelocity = world.angularVelocity(id);
         body.def.bullet = world.isBullet(id);
+        // Shapes in slot order: creation order for a world built from a scene, whatever order
+        // forEachShape keeps them in.
+        std::vector<ShapeId> shapeIds;
+        world.forEachShape(id, [&](ShapeId shapeId) { shapeIds.push_back(shapeId); });
+        std::sort(shapeIds.begin(), shapeIds.end(),
+                  [](ShapeId a, ShapeId b) { return a.index < b.index; });
         float area = 0.0f;
-        world.forEachShape(id, [&](ShapeId shapeId) {
+        for (const ShapeId shapeId : shapeIds) {
             ShapeDesc shape;
             shape.kind = world.shapeType(shapeId);
             if (shape.kind == ShapeType::Circle) {
@@ -78,7 +85,7 @@ SceneDesc captureScene(const World& world, std::string name, float timeStep, int
             shape.def.isSensor = world.isSensor(shapeId);
             if (!shape.def.isSensor) area += shapeArea(shape);
             body.shapes.push_back(shape);
-        });
+        }
         if (body.def.type == BodyType::Dynamic && area > 0.0f) {
             const float density = world.mass(id) / area;
             for (ShapeDesc& shape : body.shapes) shape.def.density = density;

@@ -20,10 +20,18 @@ std::string describe(float value) {
     return text;
 }
 
-std::string describe(Vec2 value) { return "(" + describe(value.x) + ", " + describe(value.y) + ")"; }
+// Built with append, not "(" + std::string: GCC 12 at -O3 reports a false -Wrestrict in the
+// inlined operator+ (GCC bug 105651), which breaks the release preset under -Werror.
+std::string describe(Vec2 value) {
+    std::string text = "(";
+    text.append(describe(value.x)).append(", ").append(describe(value.y)).append(")");
+    return text;
+}
 
 std::string describe(const AABB& value) {
-    return "[" + describe(value.lower) + " .. " + describe(value.upper) + "]";
+    std::string text = "[";
+    text.append(describe(value.lower)).append(" .. ").append(describe(value.upper)).append("]");
+    return text;
 }
 
 void requireValidBox(std::string_view function, std::string_view field, const AABB& box) {
