@@ -1,0 +1,110 @@
+#include <fstream>
+#include <numbers>
+
+#include <nlohmann/json.hpp>
+
+#include "json_numbers.hpp"
+#include "scene_file.hpp"
+
+// The parts of scene files that need a World: building one, capturing one, its final state.
+// Kept apart from the reader and writer so that code using only those does not link the World.
+
+namespace rigid2d::scene_file {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using detail::shortestDouble;
+
+Json toJson(Vec2 v) { return Json::array({shortestDouble(v.x), shortestDouble(v.y)}); }
+
+float shapeArea(const ShapeDesc& shape) {
+    return shape.kind == ShapeType::Circle ? std::numbers::pi_v<float> * shape.radius * shape.radius
+                                           : 4.0f * shape.halfExtents.x * shape.halfExtents.y;
+}
+
+} // namespace
+
+std::vector<BodyId> buildScene(const SceneDesc& scene, World& world) {
+    world.setGravity(scene.gravity);
+    std::vector<BodyId> ids;
+    ids.reserve(scene.bodies.size());
+    for (const BodyDesc& body : scene.bodies) {
+        const BodyId id = world.createBody(body.def);
+        for (const ShapeDesc& shape : body.shapes) {
+            if (shape.kind == ShapeType::Circle) {
+                world.createCircle(id, shape.def, Circle{shape.center, shape.radius});
+            } else {
+                world.createBox(id, shape.def, Box{shape.center, shape.halfExtents});
+            }
+        }
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+SceneDesc captureScene(const World& world, std::string name, float timeStep, int steps,
+                       std::optional<AABB> bounds) {
+    SceneDesc scene;
+    scene.name = std::move(name);
+    scene.gravity = world.gravity();
+    scene.timeStep = timeStep;
+    scene.steps = steps;
+    scene.hasBounds = bounds.has_value();
+    if (bounds) scene.bounds = *bounds;
+    world.forEachBody([&](BodyId id) {
+        BodyDesc body;
+        body.def.type = world.bodyType(id);
+        body.def.position = world.position(id);
+        body.def.angle = world.angle(id);
+        body.def.linearVelocity = world.linearVelocity(id);
+        body.def.angularVelocity = world.angularVelocity(id);
+        body.def.bullet = world.isBullet(id);
+        float area = 0.0f;
+        world.forEachShape(id, [&](ShapeId shapeId) {
+            ShapeDesc shape;
+            shape.kind = world.shapeType(shapeId);
+            if (shape.kind == ShapeType::Circle) {
+                const Circle circle = world.shapeCircle(shapeId);
+                shape.center = circle.center;
+                shape.radius = circle.radius;
+            } else {
+                const Box box = world.shapeBox(shapeId);
+                shape.center = box.center;
+                shape.halfExtents = box.halfExtents;
+            }
+            shape.def.friction = world.friction(shapeId);
+            shape.def.restitution = world.restitution(shapeId);
+            shape.def.isSensor = world.isSensor(shapeId);
+            if (!shape.def.isSensor) area += shapeArea(shape);
+            body.shapes.push_back(shape);
+        });
+        if (body.def.type == BodyType::Dynamic && area > 0.0f) {
+            const float density = world.mass(id) / area;
+            for (ShapeDesc& shape : body.shapes) shape.def.density = density;
+        }
+        scene.bodies.push_back(std::move(body));
+    });
+    return scene;
+}
+
+void writeFinalState(const World& world, std::span<const BodyId> bodies,
+                     const std::filesystem::path& path) {
+    std::string text = "{\"bodies\": [";
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        Json body;
+        body["position"] = toJson(world.position(bodies[i]));
+        body["velocity"] = toJson(world.linearVelocity(bodies[i]));
+        body["angle"] = shortestDouble(world.angle(bodies[i]));
+        text += i == 0 ? "\n  " : ",\n  ";
+        text += body.dump();
+    }
+    text += "\n]}\n";
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (!file) throw SceneFileError(path.string() + ": cannot open the file for writing");
+    file << text;
+    file.flush();
+    if (!file) throw SceneFileError(path.string() + ": cannot write the file");
+}
+
+} // namespace rigid2d::scene_file
