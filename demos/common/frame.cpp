@@ -53,8 +53,8 @@ std::vector<std::string> panelLines(const Session& session) {
     const World& world = session.world();
     const StepStats& s = world.stats();
     std::vector<std::string> lines;
-    lines.push_back(session.name() + " (size " + std::to_string(session.size()) + "), broad phase " +
-                    std::string(world.broadPhase().name()));
+    lines.push_back(session.name() + " (size " + std::to_string(session.size()) +
+                    "), broad phase " + std::string(world.broadPhase().name()));
     lines.push_back("t " + fixed(static_cast<double>(session.time()), 2) + " s   bodies " +
                     count(s.bodies) + " (awake " + count(s.awakeBodies) + ")");
     lines.push_back("contacts " + count(s.contacts) + " (touching " + count(s.touchingContacts) +

@@ -40,7 +40,9 @@ public:
     [[nodiscard]] int size() const noexcept { return m_size; }
     [[nodiscard]] BroadPhaseType broadPhase() const noexcept { return m_broadPhase; }
     [[nodiscard]] int steps() const noexcept { return m_steps; }
-    [[nodiscard]] float time() const noexcept { return static_cast<float>(m_steps) * kSceneTimeStep; }
+    [[nodiscard]] float time() const noexcept {
+        return static_cast<float>(m_steps) * kSceneTimeStep;
+    }
 
 private:
     SceneSource m_source;

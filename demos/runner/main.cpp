@@ -15,14 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "file_scene.hpp"
 #include "frame.hpp"
 #include "gif_writer.hpp"
 #include "rigid2d/error.hpp"
 #include "scene.hpp"
 #include "session.hpp"
-#ifdef RIGID2D_DEMOS_SCENE_FILES
-#include "file_scene.hpp"
-#endif
 
 namespace rigid2d::demos {
 namespace {
@@ -41,6 +39,7 @@ constexpr const char* kUsage =
     "  --no-overlay        no broad-phase structure\n"
     "  --no-panel          no text panel of counts and stage times\n"
     "  --no-gif            PNGs only\n"
+    "  --save FILE         also write the final state as a JSON scene file\n"
     "  --width W --height H  picture size in pixels (default 800 x 600)\n"
     "  --list              list the scenes and exit\n";
 
@@ -53,6 +52,7 @@ struct Options {
     std::string frames;
     FrameOptions frame;
     bool gif = true;
+    std::string save;
     int width = 800;
     int height = 600;
     bool list = false;
@@ -81,7 +81,8 @@ Options parse(int argc, char** argv) {
             if (i + 1 >= argc) usageError(arg + " needs a value");
             return argv[++i];
         };
-        if (arg == "--scene") options.scene = value();
+        if (arg == "--scene")
+            options.scene = value();
         else if (arg == "--broadphase") {
             try {
                 options.broadPhase = broadPhaseTypeFromString(value());
@@ -95,21 +96,35 @@ Options parse(int argc, char** argv) {
             if (end == text.c_str() || *end != '\0' || !(options.seconds > 0.0f) ||
                 options.seconds > 3600.0f)
                 usageError("--seconds wants a number in (0, 3600], got '" + text + "'");
-        } else if (arg == "--size") options.size = toInt(value(), "--size");
-        else if (arg == "--out") options.out = value();
-        else if (arg == "--frames") options.frames = value();
-        else if (arg == "--contacts") options.frame.contacts = true;
-        else if (arg == "--aabbs") options.frame.aabbs = true;
-        else if (arg == "--no-overlay") options.frame.broadPhase = false;
-        else if (arg == "--no-panel") options.frame.panel = false;
-        else if (arg == "--no-gif") options.gif = false;
-        else if (arg == "--width") options.width = toInt(value(), "--width");
-        else if (arg == "--height") options.height = toInt(value(), "--height");
-        else if (arg == "--list") options.list = true;
+        } else if (arg == "--size")
+            options.size = toInt(value(), "--size");
+        else if (arg == "--out")
+            options.out = value();
+        else if (arg == "--frames")
+            options.frames = value();
+        else if (arg == "--contacts")
+            options.frame.contacts = true;
+        else if (arg == "--aabbs")
+            options.frame.aabbs = true;
+        else if (arg == "--no-overlay")
+            options.frame.broadPhase = false;
+        else if (arg == "--no-panel")
+            options.frame.panel = false;
+        else if (arg == "--no-gif")
+            options.gif = false;
+        else if (arg == "--save")
+            options.save = value();
+        else if (arg == "--width")
+            options.width = toInt(value(), "--width");
+        else if (arg == "--height")
+            options.height = toInt(value(), "--height");
+        else if (arg == "--list")
+            options.list = true;
         else if (arg == "--help" || arg == "-h") {
             std::cout << kUsage;
             std::exit(0);
-        } else usageError("unknown argument '" + arg + "'");
+        } else
+            usageError("unknown argument '" + arg + "'");
     }
     if (options.width < 64 || options.height < 64 || options.width > 8192 || options.height > 8192)
         usageError("--width and --height must be in [64, 8192]");
@@ -139,13 +154,9 @@ std::set<int> pickFrames(const std::string& list, int lastStep) {
 
 SceneSource sceneSource(const std::string& name) {
     if (const SceneInfo* info = findScene(name)) return sourceOf(*info);
-    const bool looksLikeFile = name.find('/') != std::string::npos ||
-                               (name.size() > 5 && name.ends_with(".json"));
-#ifdef RIGID2D_DEMOS_SCENE_FILES
+    const bool looksLikeFile =
+        name.find('/') != std::string::npos || (name.size() > 5 && name.ends_with(".json"));
     if (looksLikeFile) return fileSceneSource(name);
-#else
-    if (looksLikeFile) usageError("this build cannot read scene files (scene_file library missing)");
-#endif
     usageError("no scene called '" + name + "' (see --list)");
 }
 
@@ -177,7 +188,8 @@ int run(const Options& options) {
 
     std::filesystem::create_directories(options.out);
     std::string base = session.name();
-    if (const auto slash = base.find_last_of('/'); slash != std::string::npos) base.erase(0, slash + 1);
+    if (const auto slash = base.find_last_of('/'); slash != std::string::npos)
+        base.erase(0, slash + 1);
     if (base.ends_with(".json")) base.resize(base.size() - 5);
     const std::filesystem::path outDir(options.out);
 
@@ -188,11 +200,13 @@ int run(const Options& options) {
     camera.fit(session.scene().view());
     Surface full(options.width, options.height);
 
-    // The GIF is at most 480 px wide and at ~15 frames per second, 240 frames at most, to stay small.
+    // The GIF is at most 480 px wide and at ~15 frames per second, 240 frames at most, to stay
+    // small.
     const float gifScale = std::min(1.0f, 480.0f / static_cast<float>(options.width));
     Camera gifCamera = camera;
     gifCamera.width = std::max(32, static_cast<int>(static_cast<float>(options.width) * gifScale));
-    gifCamera.height = std::max(32, static_cast<int>(static_cast<float>(options.height) * gifScale));
+    gifCamera.height =
+        std::max(32, static_cast<int>(static_cast<float>(options.height) * gifScale));
     gifCamera.pixelsPerMeter = camera.pixelsPerMeter * gifScale;
     const int gifEvery = std::max(4, (lastStep + 239) / 240);
     std::unique_ptr<Surface> gifSurface;
@@ -200,7 +214,8 @@ int run(const Options& options) {
     const std::string gifPath = (outDir / (base + ".gif")).string();
     if (options.gif) {
         gifSurface = std::make_unique<Surface>(gifCamera.width, gifCamera.height);
-        gif = std::make_unique<GifWriter>(gifPath, gifCamera.width, gifCamera.height, gifEvery * 100 / 60);
+        gif = std::make_unique<GifWriter>(gifPath, gifCamera.width, gifCamera.height,
+                                          gifEvery * 100 / 60);
     }
 
     FrameOptions gifFrame = options.frame;
@@ -229,11 +244,12 @@ int run(const Options& options) {
         session.step();
 
         const auto now = std::chrono::steady_clock::now();
-        if (now - started > std::chrono::seconds(1) && now - lastProgress > std::chrono::milliseconds(200)) {
+        if (now - started > std::chrono::seconds(1) &&
+            now - lastProgress > std::chrono::milliseconds(200)) {
             lastProgress = now;
             progressShown = true;
-            std::fprintf(stderr, "\rrigid2d-demo: %s step %d/%d (%.0f%%), %.2f ms/step   ", base.c_str(),
-                         step + 1, lastStep, 100.0 * (step + 1) / lastStep,
+            std::fprintf(stderr, "\rrigid2d-demo: %s step %d/%d (%.0f%%), %.2f ms/step   ",
+                         base.c_str(), step + 1, lastStep, 100.0 * (step + 1) / lastStep,
                          static_cast<double>(session.world().stats().totalMs));
         }
     }
@@ -241,6 +257,10 @@ int run(const Options& options) {
     if (gif) {
         gif->close();
         written.push_back(gifPath);
+    }
+    if (!options.save.empty()) {
+        saveSessionScene(session, options.save, lastStep);
+        written.push_back(options.save);
     }
     for (const std::string& path : written) std::cout << path << "\n";
     return 0;
@@ -255,8 +275,9 @@ int main(int argc, char** argv) {
     if (options.list) {
         for (const SceneInfo& info : sceneList())
             std::printf("%-10s %s (size = %.*s, default %d)\n", std::string(info.name).c_str(),
-                        std::string(info.description).c_str(), static_cast<int>(info.sizeMeaning.size()),
-                        info.sizeMeaning.data(), info.defaultSize);
+                        std::string(info.description).c_str(),
+                        static_cast<int>(info.sizeMeaning.size()), info.sizeMeaning.data(),
+                        info.defaultSize);
         return 0;
     }
     if (options.scene.empty()) usageError("--scene is required");

@@ -25,11 +25,13 @@ public:
         addBox(world, BodyType::Static, {kRoomHalf + t, 0.0f}, {t, kRoomHalf});
         // Thin baffles in the line of fire.
         for (int i = 0; i < 3; ++i)
-            addBox(world, BodyType::Static, {-4.0f + 8.0f * static_cast<float>(i), 4.0f * static_cast<float>(i % 2) - 2.0f},
+            addBox(world, BodyType::Static,
+                   {-4.0f + 8.0f * static_cast<float>(i), 4.0f * static_cast<float>(i % 2) - 2.0f},
                    {t, 10.0f});
         // Something soft to hit: a small pile of dynamic boxes on the floor.
         for (int i = 0; i < 6; ++i)
-            addBox(world, BodyType::Dynamic, {14.0f, -kRoomHalf + 0.5f + static_cast<float>(i)}, {0.5f, 0.5f});
+            addBox(world, BodyType::Dynamic, {14.0f, -kRoomHalf + 0.5f + static_cast<float>(i)},
+                   {0.5f, 0.5f});
         m_bounds = {{-kRoomHalf - 1.0f, -kRoomHalf - 1.0f}, {kRoomHalf + 1.0f, kRoomHalf + 1.0f}};
     }
 
@@ -40,7 +42,8 @@ public:
             const float angle = m_random.uniform(-0.35f, 0.35f);
             BodyDef def;
             def.type = BodyType::Dynamic;
-            def.position = {-kRoomHalf + 1.0f, m_random.uniform(-kRoomHalf + 3.0f, kRoomHalf - 3.0f)};
+            def.position = {-kRoomHalf + 1.0f,
+                            m_random.uniform(-kRoomHalf + 3.0f, kRoomHalf - 3.0f)};
             def.linearVelocity = {speed * std::cos(angle), speed * std::sin(angle)};
             def.bullet = true;
             const BodyId body = world.createBody(def);
@@ -60,8 +63,9 @@ private:
 } // namespace
 
 SceneInfo bulletsScene() {
-    return {"bullets", "fast circles fired at thin walls (continuous collision)", "bullets", 60,
-            12, &makeScene<BulletsScene>};
+    return {"bullets", "fast circles fired at thin walls (continuous collision)",
+            "bullets", 60,
+            12,        &makeScene<BulletsScene>};
 }
 
 } // namespace rigid2d::demos

@@ -57,7 +57,8 @@ private:
 
 SceneInfo churnScene() {
     return {"churn", "thousands of kinematic boxes crossing each other (broad-phase stress)",
-            "boxes", 4000, 300, &makeScene<ChurnScene>};
+            "boxes", 4000,
+            300,     &makeScene<ChurnScene>};
 }
 
 } // namespace rigid2d::demos

@@ -17,8 +17,8 @@ public:
         rail.restitution = 1.0f;
         const float left = -8.0f;
         const float right = row + 8.0f;
-        addBox(world, BodyType::Static, {0.5f * (left + right), -0.5f}, {0.5f * (right - left), 0.5f},
-               rail);
+        addBox(world, BodyType::Static, {0.5f * (left + right), -0.5f},
+               {0.5f * (right - left), 0.5f}, rail);
         addBox(world, BodyType::Static, {left - 0.5f, 2.0f}, {0.5f, 3.0f}, rail);
         addBox(world, BodyType::Static, {right + 0.5f, 2.0f}, {0.5f, 3.0f}, rail);
         ShapeDef ball;
@@ -35,7 +35,8 @@ public:
 
 SceneInfo cradleScene() {
     return {"cradle", "Newton's cradle laid flat: elastic balls pass momentum along a row",
-            "balls", 5, 5, &makeScene<CradleScene>};
+            "balls",  5,
+            5,        &makeScene<CradleScene>};
 }
 
 } // namespace rigid2d::demos

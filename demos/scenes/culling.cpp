@@ -40,7 +40,8 @@ public:
                       {3.0f * std::cos(heading), 3.0f * std::sin(heading)});
         }
         m_total = 0;
-        world.forEachBody([&](BodyId body) { world.forEachShape(body, [&](ShapeId) { ++m_total; }); });
+        world.forEachBody(
+            [&](BodyId body) { world.forEachShape(body, [&](ShapeId) { ++m_total; }); });
         m_bounds = {{-m_half - 2.0f, -m_half - 2.0f}, {m_half + 2.0f, m_half + 2.0f}};
         update(world, 0.0f);
     }
@@ -89,7 +90,8 @@ private:
 
 SceneInfo cullingScene() {
     return {"culling", "a camera window draws only what queryAABB returns over a large world",
-            "rocks", 20000, 500, &makeScene<CullingScene>};
+            "rocks",   20000,
+            500,       &makeScene<CullingScene>};
 }
 
 } // namespace rigid2d::demos

@@ -28,7 +28,8 @@ public:
         m_units.clear();
         m_lastTime = 0.0f;
         const int perTeam = (size + 1) / 2;
-        const int columns = static_cast<int>(std::ceil(std::sqrt(static_cast<float>(perTeam) / 2.0f)));
+        const int columns =
+            static_cast<int>(std::ceil(std::sqrt(static_cast<float>(perTeam) / 2.0f)));
         const int rows = (perTeam + columns - 1) / columns;
         const float depth = static_cast<float>(columns) * 1.5f;
         m_halfWidth = 2.0f * depth + 16.0f;
@@ -41,7 +42,8 @@ public:
             const float side = team == 0 ? -1.0f : 1.0f;
             for (int i = 0; i < perTeam; ++i) {
                 const float x = side * (8.0f + static_cast<float>(i % columns) * 1.5f);
-                const float y = (static_cast<float>(i / columns) - 0.5f * static_cast<float>(rows - 1)) * 1.5f;
+                const float y =
+                    (static_cast<float>(i / columns) - 0.5f * static_cast<float>(rows - 1)) * 1.5f;
                 BodyDef def;
                 def.type = BodyType::Dynamic;
                 def.position = {x + random.uniform(-0.2f, 0.2f), y};
@@ -55,7 +57,8 @@ public:
                 m_units.push_back({body, {}, team, 3.0f + random.uniform(0.0f, 1.0f)});
             }
         }
-        m_bounds = {{-m_halfWidth - 2.0f, -m_halfHeight - 2.0f}, {m_halfWidth + 2.0f, m_halfHeight + 2.0f}};
+        m_bounds = {{-m_halfWidth - 2.0f, -m_halfHeight - 2.0f},
+                    {m_halfWidth + 2.0f, m_halfHeight + 2.0f}};
     }
 
     void update(World& world, float time) override {
@@ -96,7 +99,8 @@ public:
             if (!unit.target.isNull() && world.isValid(unit.target)) {
                 Color line = kTeamColors[unit.team];
                 line.a = 0.6f;
-                draw.drawSegment(world.position(unit.body), world.position(world.shapeBody(unit.target)), line);
+                draw.drawSegment(world.position(unit.body),
+                                 world.position(world.shapeBody(unit.target)), line);
             }
         }
     }
@@ -122,7 +126,8 @@ private:
     }
 
     ShapeId nearestEnemy(const World& world, const Unit& unit, Vec2 p) const {
-        const AABB region{p - Vec2{kAttackRadius, kAttackRadius}, p + Vec2{kAttackRadius, kAttackRadius}};
+        const AABB region{p - Vec2{kAttackRadius, kAttackRadius},
+                          p + Vec2{kAttackRadius, kAttackRadius}};
         ShapeId best;
         float bestDistance = kAttackRadius * kAttackRadius;
         world.queryAABB(region, [&](ShapeId shape) {
@@ -151,7 +156,8 @@ private:
 
 SceneInfo meleeScene() {
     return {"melee", "two armies find enemies within an attack radius through queryAABB",
-            "units", 400, 60, &makeScene<MeleeScene>};
+            "units", 400,
+            60,      &makeScene<MeleeScene>};
 }
 
 } // namespace rigid2d::demos

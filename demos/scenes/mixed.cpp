@@ -21,8 +21,8 @@ public:
         for (int i = 0; i < size; ++i) {
             // Log-uniform size: as many pebbles as boulders per octave; one in 40 is a boulder.
             const bool boulder = random.below(40) == 0;
-            const float extent = boulder ? random.uniform(1.5f, 3.0f)
-                                         : 0.1f * std::exp2(random.uniform(0.0f, 3.0f));
+            const float extent =
+                boulder ? random.uniform(1.5f, 3.0f) : 0.1f * std::exp2(random.uniform(0.0f, 3.0f));
             const Vec2 position{random.uniform(box.lower.x + 3.0f, box.upper.x - 3.0f),
                                 random.uniform(5.0f, top - 3.0f)};
             if (random.below(2) == 0)
@@ -38,8 +38,9 @@ public:
 } // namespace
 
 SceneInfo mixedScene() {
-    return {"mixed", "circles and boxes from pebbles to boulders in one box", "bodies", 800, 120,
-            &makeScene<MixedScene>};
+    return {"mixed",  "circles and boxes from pebbles to boulders in one box",
+            "bodies", 800,
+            120,      &makeScene<MixedScene>};
 }
 
 } // namespace rigid2d::demos

@@ -31,8 +31,9 @@ public:
 } // namespace
 
 SceneInfo pyramidScene() {
-    return {"pyramid", "a triangle of unit boxes on the ground", "rows", 20, 8,
-            &makeScene<PyramidScene>};
+    return {"pyramid", "a triangle of unit boxes on the ground",
+            "rows",    20,
+            8,         &makeScene<PyramidScene>};
 }
 
 } // namespace rigid2d::demos

@@ -12,7 +12,8 @@ class RainScene final : public Scene {
 public:
     void build(World& world, int size) override {
         // A box about twice as wide as the settled pile is tall.
-        const float width = std::max(20.0f, std::ceil(std::sqrt(2.0f * static_cast<float>(size))) * 1.2f);
+        const float width =
+            std::max(20.0f, std::ceil(std::sqrt(2.0f * static_cast<float>(size))) * 1.2f);
         const float columns = std::floor(width / 1.25f);
         const float rows = std::ceil(static_cast<float>(size) / columns);
         const float top = 10.0f + rows * 1.5f;
@@ -35,8 +36,8 @@ public:
 } // namespace
 
 SceneInfo rainScene() {
-    return {"rain", "circles pouring into an open box", "circles", 2000, 200,
-            &makeScene<RainScene>};
+    return {
+        "rain", "circles pouring into an open box", "circles", 2000, 200, &makeScene<RainScene>};
 }
 
 } // namespace rigid2d::demos

@@ -9,7 +9,8 @@ void drawShape(const World& world, ShapeId shape, DebugDraw& draw, Color fill, C
         return;
     }
     // A circle's tight AABB is centred on it and `radius` wide on each side.
-    draw.drawCircle(center(box), extents(box).x, world.angle(world.shapeBody(shape)), fill, outline);
+    draw.drawCircle(center(box), extents(box).x, world.angle(world.shapeBody(shape)), fill,
+                    outline);
 }
 
 void drawFrame(DebugDraw& draw, const AABB& box, Color color) {

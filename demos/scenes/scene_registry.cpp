@@ -6,9 +6,8 @@ namespace rigid2d::demos {
 
 std::span<const SceneInfo> sceneList() {
     static const std::array kScenes{
-        rainScene(),   pyramidScene(), stackScene(),   cradleScene(),
-        bulletsScene(), mixedScene(),  sparseScene(),  churnScene(),
-        cullingScene(), meleeScene(),  sensorsScene(),
+        rainScene(),   pyramidScene(), stackScene(),   cradleScene(), bulletsScene(), mixedScene(),
+        sparseScene(), churnScene(),   cullingScene(), meleeScene(),  sensorsScene(),
     };
     return kScenes;
 }

@@ -57,7 +57,8 @@ public:
             ++m_begins;
         }
         for (const SensorEndEvent& e : events.end) {
-            if (Zone* zone = zoneOf(world, e.sensorShape); zone && zone->visitors > 0) --zone->visitors;
+            if (Zone* zone = zoneOf(world, e.sensorShape); zone && zone->visitors > 0)
+                --zone->visitors;
             ++m_ends;
         }
         if (time >= m_nextKick) {
@@ -73,7 +74,8 @@ public:
         world.debugDraw(draw);
         for (const Zone& zone : m_zones) {
             const bool lit = zone.visitors > 0;
-            const Color fill = lit ? Color{1.0f, 0.85f, 0.1f, 0.45f} : Color{0.5f, 0.5f, 0.6f, 0.12f};
+            const Color fill =
+                lit ? Color{1.0f, 0.85f, 0.1f, 0.45f} : Color{0.5f, 0.5f, 0.6f, 0.12f};
             const Color edge = lit ? Color{0.9f, 0.6f, 0.0f, 1.0f} : Color{0.4f, 0.4f, 0.5f, 1.0f};
             draw.drawBox(zone.box, fill, edge);
             draw.drawText({zone.box.lower.x + 0.3f, zone.box.upper.y - 0.4f},
@@ -113,8 +115,9 @@ private:
 } // namespace
 
 SceneInfo sensorsScene() {
-    return {"sensors", "sensor zones light up on sensor begin/end events", "balls", 150, 40,
-            &makeScene<SensorsScene>};
+    return {"sensors", "sensor zones light up on sensor begin/end events",
+            "balls",   150,
+            40,        &makeScene<SensorsScene>};
 }
 
 } // namespace rigid2d::demos

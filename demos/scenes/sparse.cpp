@@ -33,8 +33,9 @@ public:
 } // namespace
 
 SceneInfo sparseScene() {
-    return {"sparse", "small groups scattered over a 4 km world", "groups", 200, 20,
-            &makeScene<SparseScene>};
+    return {"sparse", "small groups scattered over a 4 km world",
+            "groups", 200,
+            20,       &makeScene<SparseScene>};
 }
 
 } // namespace rigid2d::demos

@@ -27,8 +27,9 @@ public:
 } // namespace
 
 SceneInfo stackScene() {
-    return {"stack", "a tall column of boxes that should stand and sleep", "boxes", 20, 10,
-            &makeScene<StackScene>};
+    return {"stack", "a tall column of boxes that should stand and sleep",
+            "boxes", 20,
+            10,      &makeScene<StackScene>};
 }
 
 } // namespace rigid2d::demos

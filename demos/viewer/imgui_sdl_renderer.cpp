@@ -14,8 +14,8 @@ ImGuiSdlRenderer::ImGuiSdlRenderer(SDL_Renderer* renderer) : m_renderer(renderer
     int width = 0;
     int height = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-    SDL_Texture* texture =
-        SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STATIC, width, height);
+    SDL_Texture* texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGBA32,
+                                             SDL_TEXTUREACCESS_STATIC, width, height);
     if (!texture) throw std::runtime_error(std::string("SDL_CreateTexture: ") + SDL_GetError());
     SDL_UpdateTexture(texture, nullptr, pixels, 4 * width);
     SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND);
@@ -55,11 +55,13 @@ void ImGuiSdlRenderer::render(const ImDrawData& data) {
             // ImGui packs colours as R, G, B, A bytes, the layout of SDL_Color.
             SDL_RenderGeometryRaw(
                 m_renderer, static_cast<SDL_Texture*>(cmd.GetTexID()),
-                reinterpret_cast<const float*>(bytes + offsetof(ImDrawVert, pos)), sizeof(ImDrawVert),
-                reinterpret_cast<const SDL_Color*>(bytes + offsetof(ImDrawVert, col)), sizeof(ImDrawVert),
-                reinterpret_cast<const float*>(bytes + offsetof(ImDrawVert, uv)), sizeof(ImDrawVert),
-                list.VtxBuffer.Size - static_cast<int>(cmd.VtxOffset), indices + cmd.IdxOffset,
-                static_cast<int>(cmd.ElemCount), sizeof(ImDrawIdx));
+                reinterpret_cast<const float*>(bytes + offsetof(ImDrawVert, pos)),
+                sizeof(ImDrawVert),
+                reinterpret_cast<const SDL_Color*>(bytes + offsetof(ImDrawVert, col)),
+                sizeof(ImDrawVert),
+                reinterpret_cast<const float*>(bytes + offsetof(ImDrawVert, uv)),
+                sizeof(ImDrawVert), list.VtxBuffer.Size - static_cast<int>(cmd.VtxOffset),
+                indices + cmd.IdxOffset, static_cast<int>(cmd.ElemCount), sizeof(ImDrawIdx));
         }
     }
     SDL_RenderSetClipRect(m_renderer, hadClip ? &oldClip : nullptr);

@@ -14,8 +14,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "file_scene.hpp"
 #include "frame.hpp"
 #include "imgui_sdl_renderer.hpp"
 #include "rigid2d/error.hpp"
@@ -26,7 +28,8 @@ namespace rigid2d::demos {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: rigid2d-viewer [--scene NAME] [--size N] [--broadphase NAME] [--width W --height H]\n"
+    "usage: rigid2d-viewer [--scene NAME|FILE] [--size N] [--broadphase NAME] [--width W --height "
+    "H]\n"
     "                      [--frames N --screenshot FILE.png]\n"
     "  --frames N --screenshot FILE  run N frames, save the window as PNG and exit\n"
     "mouse: left drags a body or spawns one on empty space, right drags the view, wheel zooms\n"
@@ -65,28 +68,38 @@ ViewerOptions parse(int argc, char** argv) {
             if (i + 1 >= argc) usageError(arg + " needs a value");
             return argv[++i];
         };
-        if (arg == "--scene") options.scene = value();
-        else if (arg == "--size") options.size = toInt(value(), "--size");
+        if (arg == "--scene")
+            options.scene = value();
+        else if (arg == "--size")
+            options.size = toInt(value(), "--size");
         else if (arg == "--broadphase") {
             try {
                 options.broadPhase = broadPhaseTypeFromString(value());
             } catch (const Error& e) {
                 usageError(e.what());
             }
-        } else if (arg == "--width") options.width = toInt(value(), "--width");
-        else if (arg == "--height") options.height = toInt(value(), "--height");
-        else if (arg == "--frames") options.frames = toInt(value(), "--frames");
-        else if (arg == "--screenshot") options.screenshot = value();
+        } else if (arg == "--width")
+            options.width = toInt(value(), "--width");
+        else if (arg == "--height")
+            options.height = toInt(value(), "--height");
+        else if (arg == "--frames")
+            options.frames = toInt(value(), "--frames");
+        else if (arg == "--screenshot")
+            options.screenshot = value();
         else if (arg == "--help" || arg == "-h") {
             std::cout << kUsage;
             std::exit(0);
-        } else usageError("unknown argument '" + arg + "'");
+        } else
+            usageError("unknown argument '" + arg + "'");
     }
-    if (!findScene(options.scene)) usageError("no scene called '" + options.scene + "'");
-    if (options.width < 320 || options.height < 240 || options.width > 8192 || options.height > 8192)
+    if (!findScene(options.scene) && !options.scene.ends_with(".json"))
+        usageError("no scene called '" + options.scene + "' (a scene file must end in .json)");
+    if (options.width < 320 || options.height < 240 || options.width > 8192 ||
+        options.height > 8192)
         usageError("--width/--height must be at least 320 x 240");
     if (options.frames < 0 || options.size < 0) usageError("--frames and --size must be >= 0");
-    if (!options.screenshot.empty() && options.frames == 0) usageError("--screenshot needs --frames N");
+    if (!options.screenshot.empty() && options.frames == 0)
+        usageError("--screenshot needs --frames N");
     return options;
 }
 
@@ -119,7 +132,7 @@ public:
     int run();
 
 private:
-    void openScene(const SceneInfo& info, int size);
+    void openScene(SceneSource source, int size);
     void handleEvent(const SDL_Event& event);
     void pressLeft(Vec2 screen);
     void pullDraggedBody();
@@ -150,11 +163,13 @@ private:
 };
 
 Viewer::Viewer(const ViewerOptions& options) : m_options(options) {
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) throw std::runtime_error(std::string("SDL_Init: ") + SDL_GetError());
+    if (SDL_Init(SDL_INIT_VIDEO) != 0)
+        throw std::runtime_error(std::string("SDL_Init: ") + SDL_GetError());
     m_window = SDL_CreateWindow("rigid2d viewer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                                 options.width, options.height, SDL_WINDOW_RESIZABLE);
     if (!m_window) throw std::runtime_error(std::string("SDL_CreateWindow: ") + SDL_GetError());
-    m_renderer = SDL_CreateRenderer(m_window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
+    m_renderer =
+        SDL_CreateRenderer(m_window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (!m_renderer) m_renderer = SDL_CreateRenderer(m_window, -1, SDL_RENDERER_SOFTWARE);
     if (!m_renderer) throw std::runtime_error(std::string("SDL_CreateRenderer: ") + SDL_GetError());
 
@@ -166,9 +181,12 @@ Viewer::Viewer(const ViewerOptions& options) : m_options(options) {
     m_imgui = std::make_unique<ImGuiSdlRenderer>(m_renderer);
 
     const auto scenes = sceneList();
+    m_sceneIndex = -1;
     for (std::size_t i = 0; i < scenes.size(); ++i)
         if (scenes[i].name == options.scene) m_sceneIndex = static_cast<int>(i);
-    openScene(scenes[static_cast<std::size_t>(m_sceneIndex)], options.size);
+    openScene(m_sceneIndex >= 0 ? sourceOf(scenes[static_cast<std::size_t>(m_sceneIndex)])
+                                : fileSceneSource(options.scene),
+              options.size);
 }
 
 Viewer::~Viewer() {
@@ -182,9 +200,9 @@ Viewer::~Viewer() {
     SDL_Quit();
 }
 
-void Viewer::openScene(const SceneInfo& info, int size) {
+void Viewer::openScene(SceneSource source, int size) {
     const BroadPhaseType broadPhase = m_session ? m_session->broadPhase() : m_options.broadPhase;
-    m_session = std::make_unique<Session>(sourceOf(info), size, broadPhase);
+    m_session = std::make_unique<Session>(std::move(source), size, broadPhase);
     m_sizeInput = m_session->size();
     m_dragged.reset();
     SDL_GetWindowSize(m_window, &m_camera.width, &m_camera.height);
@@ -235,17 +253,22 @@ void Viewer::handleEvent(const SDL_Event& event) {
         if (io.WantCaptureMouse) break;
         if (event.button.button == SDL_BUTTON_LEFT)
             pressLeft({static_cast<float>(event.button.x), static_cast<float>(event.button.y)});
-        else m_panning = true;
+        else
+            m_panning = true;
         break;
     case SDL_MOUSEBUTTONUP:
-        if (event.button.button == SDL_BUTTON_LEFT) m_dragged.reset();
-        else m_panning = false;
+        if (event.button.button == SDL_BUTTON_LEFT)
+            m_dragged.reset();
+        else
+            m_panning = false;
         break;
     case SDL_MOUSEMOTION:
         if (m_panning)
-            m_camera.panPixels({static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel)});
+            m_camera.panPixels(
+                {static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel)});
         if (m_dragged)
-            m_dragTarget = m_camera.toWorld({static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)});
+            m_dragTarget = m_camera.toWorld(
+                {static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)});
         break;
     case SDL_MOUSEWHEEL: {
         if (io.WantCaptureMouse) break;
@@ -276,27 +299,46 @@ void Viewer::drawPanel() {
     ImGui::SetNextWindowSize({360.0f, 0.0f}, ImGuiCond_FirstUseEver);
     ImGui::Begin("rigid2d");
     const auto scenes = sceneList();
-    if (ImGui::BeginCombo("scene", std::string(scenes[static_cast<std::size_t>(m_sceneIndex)].name).c_str())) {
+    if (ImGui::BeginCombo("scene", m_session->name().c_str())) {
         for (std::size_t i = 0; i < scenes.size(); ++i) {
             const bool selected = static_cast<int>(i) == m_sceneIndex;
             if (ImGui::Selectable(std::string(scenes[i].name).c_str(), selected) && !selected) {
                 m_sceneIndex = static_cast<int>(i);
-                openScene(scenes[i], 0);
+                openScene(sourceOf(scenes[i]), 0);
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(scenes[i].description).c_str());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", std::string(scenes[i].description).c_str());
         }
         ImGui::EndCombo();
     }
-    const SceneInfo& info = scenes[static_cast<std::size_t>(m_sceneIndex)];
-    ImGui::InputInt(std::string(info.sizeMeaning).c_str(), &m_sizeInput);
-    m_sizeInput = std::clamp(m_sizeInput, 1, 200000);
-    if (ImGui::Button("Restart")) openScene(info, m_sizeInput);
+    if (m_sceneIndex >= 0) {
+        const SceneInfo& info = scenes[static_cast<std::size_t>(m_sceneIndex)];
+        ImGui::InputInt(std::string(info.sizeMeaning).c_str(), &m_sizeInput);
+        m_sizeInput = std::clamp(m_sizeInput, 1, 200000);
+    }
+    if (ImGui::Button("Restart")) {
+        if (m_sceneIndex >= 0)
+            openScene(sourceOf(scenes[static_cast<std::size_t>(m_sceneIndex)]), m_sizeInput);
+        else
+            m_session->restart();
+    }
     ImGui::SameLine();
     ImGui::Checkbox("Pause", &m_paused);
     ImGui::SameLine();
     if (ImGui::Button("Step")) m_stepOnce = true;
     ImGui::SameLine();
     if (ImGui::Button("Fit view")) m_camera.fit(m_session->scene().view());
+    ImGui::SameLine();
+    if (ImGui::Button("Save")) {
+        // The running world as a scene file in the working directory.
+        const std::string path = m_session->name() + "-saved.json";
+        try {
+            saveSessionScene(*m_session, path, 600);
+            m_message = "saved " + path;
+        } catch (const std::exception& e) {
+            m_message = e.what();
+        }
+    }
 
     const std::string current(toString(m_session->broadPhase()));
     if (ImGui::BeginCombo("broad phase", current.c_str())) {
@@ -368,10 +410,11 @@ void Viewer::saveScreenshot(const std::string& path) {
                                             cairo_image_surface_get_data(shot),
                                             cairo_image_surface_get_stride(shot));
     cairo_surface_mark_dirty(shot);
-    const cairo_status_t written = status == 0 ? cairo_surface_write_to_png(shot, path.c_str())
-                                               : CAIRO_STATUS_WRITE_ERROR;
+    const cairo_status_t written =
+        status == 0 ? cairo_surface_write_to_png(shot, path.c_str()) : CAIRO_STATUS_WRITE_ERROR;
     cairo_surface_destroy(shot);
-    if (status != 0) throw std::runtime_error(std::string("SDL_RenderReadPixels: ") + SDL_GetError());
+    if (status != 0)
+        throw std::runtime_error(std::string("SDL_RenderReadPixels: ") + SDL_GetError());
     if (written != CAIRO_STATUS_SUCCESS) throw std::runtime_error("cannot write " + path);
     std::cout << path << "\n";
 }

@@ -21,7 +21,8 @@ std::uint8_t channelOf(int levelIndex, int levels) {
 
 [[noreturn]] void fail(const char* what, int error) {
     const char* reason = GifErrorString(error);
-    throw std::runtime_error(std::string("GIF: ") + what + ": " + (reason ? reason : "unknown error"));
+    throw std::runtime_error(std::string("GIF: ") + what + ": " +
+                             (reason ? reason : "unknown error"));
 }
 
 } // namespace
@@ -73,14 +74,16 @@ void GifWriter::addFrame(const std::uint8_t* pixels, int stride) {
         EGifPutImageDesc(m_gif, 0, 0, m_width, m_height, false, nullptr) != GIF_OK)
         fail("frame header", m_gif->Error);
     for (int y = 0; y < m_height; ++y) {
-        const auto* row = reinterpret_cast<const std::uint32_t*>(pixels + static_cast<std::ptrdiff_t>(y) * stride);
+        const auto* row = reinterpret_cast<const std::uint32_t*>(
+            pixels + static_cast<std::ptrdiff_t>(y) * stride);
         for (int x = 0; x < m_width; ++x) {
             // Frames are painted on an opaque background, so premultiplied = straight colour.
             const std::uint32_t argb = row[x];
             const int r = level((argb >> 16) & 0xFFu, kRedLevels);
             const int g = level((argb >> 8) & 0xFFu, kGreenLevels);
             const int b = level(argb & 0xFFu, kBlueLevels);
-            m_row[static_cast<std::size_t>(x)] = static_cast<std::uint8_t>((r * kGreenLevels + g) * kBlueLevels + b);
+            m_row[static_cast<std::size_t>(x)] =
+                static_cast<std::uint8_t>((r * kGreenLevels + g) * kBlueLevels + b);
         }
         if (EGifPutLine(m_gif, m_row.data(), m_width) != GIF_OK) fail("pixels", m_gif->Error);
     }
