@@ -1,6 +1,8 @@
 #include "gif_writer.hpp"
 
+#include <fcntl.h>
 #include <gif_lib.h>
+#include <unistd.h>
 
 #include <stdexcept>
 
@@ -30,9 +32,15 @@ std::uint8_t channelOf(int levelIndex, int levels) {
 GifWriter::GifWriter(const std::string& path, int width, int height, int delayCentiseconds)
     : m_width(width), m_height(height), m_delay(delayCentiseconds),
       m_row(static_cast<std::size_t>(width)) {
+    // Opened here rather than by EGifOpenFileName, which creates files readable by the owner only.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) throw std::runtime_error("GIF: cannot create " + path);
     int error = 0;
-    m_gif = EGifOpenFileName(path.c_str(), false, &error);
-    if (!m_gif) fail(("cannot create " + path).c_str(), error);
+    m_gif = EGifOpenFileHandle(fd, &error);
+    if (!m_gif) {
+        ::close(fd);
+        fail(("cannot create " + path).c_str(), error);
+    }
 
     GifColorType colors[256] = {};
     for (int r = 0; r < kRedLevels; ++r)

@@ -50,7 +50,7 @@ public:
             ShapeDef shape;
             shape.restitution = 0.6f;
             shape.density = 4.0f;
-            world.createCircle(body, shape, Circle{{0.0f, 0.0f}, 0.15f});
+            world.createCircle(body, shape, Circle{{0.0f, 0.0f}, 0.25f});
         }
     }
 

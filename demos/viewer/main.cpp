@@ -295,7 +295,10 @@ void Viewer::handleEvent(const SDL_Event& event) {
 }
 
 void Viewer::drawPanel() {
-    ImGui::SetNextWindowPos({10.0f, 10.0f}, ImGuiCond_FirstUseEver);
+    // Top right: scenes are framed from the left-hand corner's text panel in the runner, and
+    // the pictures' middle should stay visible.
+    ImGui::SetNextWindowPos({static_cast<float>(m_camera.width) - 370.0f, 10.0f},
+                            ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize({360.0f, 0.0f}, ImGuiCond_FirstUseEver);
     ImGui::Begin("rigid2d");
     const auto scenes = sceneList();

@@ -4,7 +4,7 @@
 set -eu
 demo=$1 check=$2 out=$3
 rm -rf "$out"
-"$demo" --scene pyramid --size 6 --seconds 0.5 --frames 0,last --width 320 --height 240 \
+"$demo" --scene pyramid --size 6 --broadphase brute_force --seconds 0.5 --frames 0,last --width 320 --height 240 \
     --out "$out" >"$out.list"
 cat "$out.list"
 grep -qx "$out/pyramid_00030.png" "$out.list"

@@ -13,6 +13,13 @@ namespace {
 
 constexpr int kSteps = 45;
 
+/// The reference broad phase, so these tests do not depend on which others are ready.
+World makeWorld() {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::BruteForce;
+    return World(def);
+}
+
 bool finite(Vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 
 } // namespace
@@ -36,7 +43,7 @@ TEST_CASE("demo scenes: names are unique and findScene finds each") {
 TEST_CASE("demo scenes: each runs without NaN or escaped bodies") {
     for (const SceneInfo& info : sceneList()) {
         CAPTURE(info.name);
-        World world;
+        World world = makeWorld();
         auto scene = info.create();
         scene->build(world, info.testSize);
         REQUIRE(world.bodyCount() > 0);
@@ -67,7 +74,7 @@ TEST_CASE("demo scenes: the same scene built twice steps to the same state") {
     // Scenes use their own seeded random source, so a rebuilt scene is the same scene.
     const SceneInfo& info = *findScene("mixed");
     auto run = [&] {
-        World world;
+        World world = makeWorld();
         auto scene = info.create();
         scene->build(world, info.testSize);
         for (int step = 0; step < 20; ++step) {

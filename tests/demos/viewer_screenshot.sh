@@ -11,6 +11,6 @@ fi
 rm -f "$out"
 # The software renderer: no GPU or GL driver is needed under Xvfb.
 SDL_RENDER_DRIVER=software xvfb-run -a -s "-screen 0 800x600x24" \
-    "$viewer" --scene pyramid --size 8 --frames 20 --screenshot "$out" --width 640 --height 480 ||
+    "$viewer" --scene pyramid --size 8 --broadphase brute_force --frames 20 --screenshot "$out" --width 640 --height 480 ||
     exit 1
 "$check" "$out" 640 480
