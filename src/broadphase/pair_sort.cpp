@@ -1,11 +1,85 @@
 #include "broadphase/pair_sort.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 
 namespace rigid2d::detail {
 
-void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& /*scratch*/) {
-    std::sort(pairs.begin(), pairs.end());
+namespace {
+
+// Below this, std::sort beats the histogram set-up of the radix sort.
+constexpr std::size_t kRadixMinimum = 256;
+constexpr int kDigitBits = 11;
+constexpr std::uint32_t kDigitCount = 1u << kDigitBits;
+
+// A pair's sort key, (a << idBits) | b: ordering keys orders pairs by (a, b). Stored in place of
+// the pair (both are 8 bytes), so the sort needs no memory beyond `scratch`.
+std::uint64_t keyOf(const ProxyPair& p, int idBits) {
+    return (std::uint64_t{toIndex(p.a)} << idBits) | toIndex(p.b);
+}
+
+} // namespace
+
+// LSD radix sort on the packed key: one pass builds the histograms of every 11-bit digit, then
+// one stable scatter per digit that is not the same for all keys, ping-ponging between `pairs`
+// and `scratch`.
+void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch) {
+    const std::size_t n = pairs.size();
+    if (n < kRadixMinimum) {
+        std::sort(pairs.begin(), pairs.end());
+        return;
+    }
+    std::uint32_t maxId = 0;
+    for (const ProxyPair& p : pairs) maxId = std::max({maxId, toIndex(p.a), toIndex(p.b)});
+    const int idBits = std::max(1, static_cast<int>(std::bit_width(maxId)));
+    const int keyBits = 2 * idBits;
+    const int passes = (keyBits + kDigitBits - 1) / kDigitBits;
+
+    static_assert(sizeof(ProxyPair) == sizeof(std::uint64_t));
+    scratch.resize(n);
+    // Keys are written over the pairs' bytes (memcpy keeps this free of aliasing trouble).
+    unsigned char* keys = reinterpret_cast<unsigned char*>(pairs.data());
+    unsigned char* other = reinterpret_cast<unsigned char*>(scratch.data());
+    const auto load = [](const unsigned char* base, std::size_t i) {
+        std::uint64_t key;
+        std::memcpy(&key, base + i * sizeof key, sizeof key);
+        return key;
+    };
+    const auto store = [](unsigned char* base, std::size_t i, std::uint64_t key) {
+        std::memcpy(base + i * sizeof key, &key, sizeof key);
+    };
+    constexpr int kMaxPasses = (64 + kDigitBits - 1) / kDigitBits;
+    std::array<std::array<std::uint32_t, kDigitCount>, kMaxPasses> counts{};
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t key = keyOf(pairs[i], idBits);
+        store(keys, i, key);
+        for (int d = 0; d < passes; ++d) ++counts[d][(key >> (d * kDigitBits)) & (kDigitCount - 1)];
+    }
+    for (int d = 0; d < passes; ++d) {
+        auto& count = counts[d];
+        const int shift = d * kDigitBits;
+        if (count[(load(keys, 0) >> shift) & (kDigitCount - 1)] == n) continue; // a plain copy
+        std::uint32_t offset = 0;
+        for (auto& c : count) {
+            const std::uint32_t k = c;
+            c = offset;
+            offset += k;
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t key = load(keys, i);
+            store(other, count[(key >> shift) & (kDigitCount - 1)]++, key);
+        }
+        std::swap(keys, other);
+    }
+    const std::uint64_t lowMask = (std::uint64_t{1} << idBits) - 1;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t key = load(keys, i);
+        pairs[i] = {ProxyId{static_cast<std::uint32_t>(key >> idBits)},
+                    ProxyId{static_cast<std::uint32_t>(key & lowMask)}};
+    }
 }
 
 } // namespace rigid2d::detail

@@ -27,6 +27,9 @@ std::string describe(const AABB& value) {
 }
 
 void requireValidBox(std::string_view function, std::string_view field, const AABB& box) {
+    // Hot path (every broad-phase move): build the field names only when refusing.
+    if (isValid(box)) [[likely]]
+        return;
     require(isFinite(box.lower), function, std::string(field) + ".lower", "must be finite", box.lower);
     require(isFinite(box.upper), function, std::string(field) + ".upper", "must be finite", box.upper);
     require(box.lower.x <= box.upper.x && box.lower.y <= box.upper.y, function, field,

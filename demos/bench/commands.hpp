@@ -1,0 +1,10 @@
+#pragma once
+// The subcommands of rigid2d-bench. Each takes the arguments after its name (argv[0] is the
+// subcommand) and returns the process exit code: 0 ok, 2 bad command line.
+
+namespace rigid2d::bench {
+
+/// `churn`: the broad-phase workload of shared/bench/BROADPHASE.md.
+int runChurnCommand(int argc, char** argv);
+
+} // namespace rigid2d::bench

@@ -1,0 +1,129 @@
+#pragma once
+// Cell coordinate math shared by the cell-based broad phases (grid, spatial_hash,
+// hierarchical_hash).
+//
+// Correctness of every cell structure rests on one property: the float -> cell mapping is
+// monotonic (floor of a scaled, shifted value, then a clamp). So if two closed intervals overlap,
+// their cell ranges overlap, and the cell holding the lower-left corner of the intersection of two
+// boxes is (max of their first columns, max of their first rows). Everything — storage, pair
+// dedup, queries — uses the same `CellMapping`, so float rounding at cell borders can never make a
+// box miss a cell that another structure expects it in.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "rigid2d/math.hpp"
+
+namespace rigid2d::detail {
+
+/// Cell coordinates are clamped to +-2^30 so that +-1 never overflows an int32 and two of them
+/// pack into one 64-bit key. Clamping keeps the mapping monotonic: far-away boxes only share
+/// border cells (slower, never wrong).
+inline constexpr std::int32_t kCellCoordLimit = std::int32_t{1} << 30;
+
+/// An inclusive rectangle of cells.
+struct CellRange {
+    std::int32_t x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+
+    [[nodiscard]] std::int64_t width() const noexcept { return std::int64_t{x1} - x0 + 1; }
+    [[nodiscard]] std::int64_t height() const noexcept { return std::int64_t{y1} - y0 + 1; }
+    [[nodiscard]] std::int64_t cellCount() const noexcept { return width() * height(); }
+    [[nodiscard]] bool contains(std::int32_t x, std::int32_t y) const noexcept {
+        return x >= x0 && x <= x1 && y >= y0 && y <= y1;
+    }
+    friend bool operator==(const CellRange&, const CellRange&) = default;
+};
+
+[[nodiscard]] inline CellRange intersect(const CellRange& a, const CellRange& b) noexcept {
+    return {std::max(a.x0, b.x0), std::max(a.y0, b.y0), std::min(a.x1, b.x1), std::min(a.y1, b.y1)};
+}
+
+/// Calls f(x, y) for every cell of `range`.
+template <class F>
+void forEachCell(const CellRange& range, F&& f) {
+    for (std::int32_t y = range.y0; y <= range.y1; ++y)
+        for (std::int32_t x = range.x0; x <= range.x1; ++x) f(x, y);
+}
+
+/// The cell changes of a proxy moving from `from` to `to`: leave(x, y) for each cell it leaves,
+/// then enter(x, y) for each cell it enters; cells in both are not touched.
+template <class Leave, class Enter>
+void forEachCellChange(const CellRange& from, const CellRange& to, Leave&& leave, Enter&& enter) {
+    forEachCell(from, [&](std::int32_t x, std::int32_t y) {
+        if (!to.contains(x, y)) leave(x, y);
+    });
+    forEachCell(to, [&](std::int32_t x, std::int32_t y) {
+        if (!from.contains(x, y)) enter(x, y);
+    });
+}
+
+/// Two cell coordinates in one 64-bit key (x in the high half).
+[[nodiscard]] inline std::uint64_t packCell(std::int32_t x, std::int32_t y) noexcept {
+    return (std::uint64_t{static_cast<std::uint32_t>(x)} << 32) | static_cast<std::uint32_t>(y);
+}
+[[nodiscard]] inline std::int32_t cellXOf(std::uint64_t key) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(key >> 32));
+}
+[[nodiscard]] inline std::int32_t cellYOf(std::uint64_t key) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(key));
+}
+
+/// Maps world coordinates to cells of edge `size()` anchored at `origin`, clamped to
+/// [lo, hi] on each axis (the grid's columns/rows, or +-kCellCoordLimit for the hashes).
+class CellMapping {
+public:
+    CellMapping() = default;
+    CellMapping(Vec2 origin, float cellSize, CellRange clampRange) noexcept
+        : m_origin(origin), m_size(cellSize), m_inverse(1.0f / cellSize), m_clamp(clampRange) {}
+    /// Unbounded (hash) mapping anchored at the world origin.
+    explicit CellMapping(float cellSize) noexcept
+        : CellMapping({0.0f, 0.0f}, cellSize,
+                      {-kCellCoordLimit, -kCellCoordLimit, kCellCoordLimit, kCellCoordLimit}) {}
+
+    [[nodiscard]] float size() const noexcept { return m_size; }
+    [[nodiscard]] Vec2 origin() const noexcept { return m_origin; }
+    [[nodiscard]] const CellRange& clampRange() const noexcept { return m_clamp; }
+
+    [[nodiscard]] std::int32_t column(float x) const noexcept {
+        return toCell((x - m_origin.x) * m_inverse, m_clamp.x0, m_clamp.x1);
+    }
+    [[nodiscard]] std::int32_t row(float y) const noexcept {
+        return toCell((y - m_origin.y) * m_inverse, m_clamp.y0, m_clamp.y1);
+    }
+    /// column() for axis 0, row() for axis 1.
+    [[nodiscard]] std::int32_t cellOn(int axis, float v) const noexcept {
+        return axis == 0 ? column(v) : row(v);
+    }
+    [[nodiscard]] CellRange rangeOf(const AABB& box) const noexcept {
+        return {column(box.lower.x), row(box.lower.y), column(box.upper.x), row(box.upper.y)};
+    }
+    /// The world box of cell (x, y) (for drawing).
+    [[nodiscard]] AABB cellBox(std::int32_t x, std::int32_t y) const noexcept {
+        const Vec2 lower{m_origin.x + static_cast<float>(x) * m_size,
+                         m_origin.y + static_cast<float>(y) * m_size};
+        return {lower, lower + Vec2{m_size, m_size}};
+    }
+    /// The pair-dedup rule: two overlapping boxes are reported only from the cell that holds
+    /// the lower-left corner of their intersection.
+    [[nodiscard]] bool ownsPair(std::int32_t x, std::int32_t y, const AABB& a,
+                                const AABB& b) const noexcept {
+        return column(std::max(a.lower.x, b.lower.x)) == x &&
+               row(std::max(a.lower.y, b.lower.y)) == y;
+    }
+
+private:
+    static std::int32_t toCell(float scaled, std::int32_t lo, std::int32_t hi) noexcept {
+        const float f = std::floor(scaled);
+        if (!(f >= static_cast<float>(lo))) return lo;
+        if (f >= static_cast<float>(hi)) return hi;
+        return static_cast<std::int32_t>(f);
+    }
+
+    Vec2 m_origin{0.0f, 0.0f};
+    float m_size = 1.0f;
+    float m_inverse = 1.0f;
+    CellRange m_clamp{-kCellCoordLimit, -kCellCoordLimit, kCellCoordLimit, kCellCoordLimit};
+};
+
+} // namespace rigid2d::detail

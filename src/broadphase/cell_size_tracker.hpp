@@ -1,0 +1,44 @@
+#pragma once
+// Automatic cell size of the cell-based broad phases: a histogram of the proxies' larger half
+// extents (1/8-octave buckets, read straight from the float's exponent and top mantissa bits)
+// gives a running median in O(buckets) without storing or sorting sizes. The owner derives its
+// cell size from the median and rebuilds when the median has moved by more than 2x since.
+
+#include <array>
+#include <cstdint>
+
+#include "rigid2d/math.hpp"
+
+namespace rigid2d::detail {
+
+class CellSizeTracker {
+public:
+    void add(const AABB& box) noexcept { ++m_counts[bucketOf(box)], ++m_total; }
+    void remove(const AABB& box) noexcept { --m_counts[bucketOf(box)], --m_total; }
+    void change(const AABB& from, const AABB& to) noexcept {
+        const std::uint32_t a = bucketOf(from);
+        const std::uint32_t b = bucketOf(to);
+        if (a != b) --m_counts[a], ++m_counts[b];
+    }
+    /// The median of the larger half extents, to 1/8 octave (0 when empty).
+    [[nodiscard]] float medianHalfExtent() const noexcept;
+    /// True when the median has left [reference / 2, reference * 2].
+    [[nodiscard]] bool drifted(float reference) const noexcept {
+        const float median = medianHalfExtent();
+        return m_total != 0 && (median > 2.0f * reference || 2.0f * median < reference);
+    }
+    [[nodiscard]] std::uint32_t total() const noexcept { return m_total; }
+
+private:
+    static constexpr int kDropBits = 20; // keep sign, exponent and 3 mantissa bits
+    static std::uint32_t bucketOf(const AABB& box) noexcept;
+
+    std::array<std::uint32_t, (1u << (32 - kDropBits - 1))> m_counts{};
+    std::uint32_t m_total = 0;
+};
+
+/// The automatic cell edge for a median half extent: `factor` times it, kept within sane limits
+/// (a point cloud of zero-size boxes gets 1 m cells).
+[[nodiscard]] float autoCellSize(float medianHalfExtent, float factor) noexcept;
+
+} // namespace rigid2d::detail
