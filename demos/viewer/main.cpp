@@ -295,8 +295,7 @@ void Viewer::handleEvent(const SDL_Event& event) {
 }
 
 void Viewer::drawPanel() {
-    // Top right: scenes are framed from the left-hand corner's text panel in the runner, and
-    // the pictures' middle should stay visible.
+    // Top right, clear of the runner-style text panel corner and of most scenes' middle.
     ImGui::SetNextWindowPos({static_cast<float>(m_camera.width) - 370.0f, 10.0f},
                             ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize({360.0f, 0.0f}, ImGuiCond_FirstUseEver);
