@@ -8,6 +8,7 @@
 
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/debug_draw.hpp"
+#include "rigid2d/error.hpp"
 #include "rigid2d/events.hpp"
 #include "rigid2d/function_ref.hpp"
 #include "rigid2d/ids.hpp"
@@ -23,20 +24,20 @@ struct WorldState;
 /// One exact ray hit against a shape.
 struct RayHit {
     ShapeId shape;
-    Vec2 point{};        ///< m, world frame
-    Vec2 normal{};       ///< unit, pointing out of the shape
-    float fraction = 0;  ///< hit = origin + fraction * translation
+    Vec2 point{};       ///< m, world frame
+    Vec2 normal{};      ///< unit, pointing out of the shape
+    float fraction = 0; ///< hit = origin + fraction * translation
 };
 
 /// Times of the stages of the last step (milliseconds) and the sizes of what it handled.
 struct StepStats {
-    float integrateMs = 0;   ///< 1. velocities
-    float broadPhaseMs = 0;  ///< 2. moving proxies
-    float pairsMs = 0;       ///< 3. candidate pairs
-    float contactsMs = 0;    ///< 4. contact update + narrow phase
-    float solveMs = 0;       ///< 5. solver substeps
-    float continuousMs = 0;  ///< 6. bullets
-    float sleepMs = 0;       ///< 7. islands, sleep, events
+    float integrateMs = 0;  ///< 1. velocities
+    float broadPhaseMs = 0; ///< 2. moving proxies
+    float pairsMs = 0;      ///< 3. candidate pairs
+    float contactsMs = 0;   ///< 4. contact update + narrow phase
+    float solveMs = 0;      ///< 5. solver substeps
+    float continuousMs = 0; ///< 6. bullets
+    float sleepMs = 0;      ///< 7. islands, sleep, events
     float totalMs = 0;
     std::size_t bodies = 0;
     std::size_t awakeBodies = 0;
@@ -77,8 +78,8 @@ public:
     [[nodiscard]] float angle(BodyId body) const;
     [[nodiscard]] Vec2 linearVelocity(BodyId body) const;
     [[nodiscard]] float angularVelocity(BodyId body) const;
-    [[nodiscard]] float mass(BodyId body) const;          ///< kg, 0 for static/kinematic
-    [[nodiscard]] float inertia(BodyId body) const;       ///< kg m² about the centre of mass
+    [[nodiscard]] float mass(BodyId body) const;    ///< kg, 0 for static/kinematic
+    [[nodiscard]] float inertia(BodyId body) const; ///< kg m² about the centre of mass
     [[nodiscard]] Vec2 worldCenterOfMass(BodyId body) const;
     [[nodiscard]] bool isAwake(BodyId body) const;
     [[nodiscard]] bool isBullet(BodyId body) const;

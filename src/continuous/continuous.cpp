@@ -1,0 +1,67 @@
+// Continuous collision for bullets (stage 6). After the solve a bullet's shapes are swept along the
+// body's translation of this step against static shapes found by a broad-phase query of the swept
+// box; the body goes back to the earliest time of impact, stopping linearSlop short of the
+// surface. Its velocity is kept: next step the (speculative) contact takes over.
+//
+//   for each awake dynamic bullet that moved:
+//       t = 1
+//       for each non-sensor shape: for each static shape in query(swept box):
+//           t = min(t, timeOfImpact(shape at start, translation, static shape, linearSlop))
+//       if t < 1: centre = start + t * translation
+#include <algorithm>
+
+#include "geometry/time_of_impact.hpp"
+#include "world/world_state.hpp"
+
+namespace rigid2d::detail {
+
+namespace {
+WorldShape toWorldShape(const PlacedShape& shape) {
+    WorldShape out;
+    out.isCircle = shape.type == ShapeType::Circle;
+    out.center = shape.center;
+    out.radius = shape.radius;
+    out.halfExtents = shape.halfExtents;
+    return out;
+}
+} // namespace
+
+void WorldState::solveContinuous() {
+    if (!def.enableContinuous) return;
+    for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
+        const std::uint32_t b = awakeBodies[i];
+        Body& body = bodies[b];
+        if (!body.bullet || body.type != BodyType::Dynamic) continue;
+        const Vec2 translation = solverBodies[i + 1].dp;
+        if (translation.x == 0.0f && translation.y == 0.0f) continue;
+        float earliest = 1.0f;
+        for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
+            const Shape& shape = shapes[s];
+            if (shape.isSensor) continue;
+            PlacedShape start = placeShape(shape, body);
+            start.center -= translation;
+            const AABB startBox = boundsOf(start);
+            const AABB swept{{std::min(startBox.lower.x, startBox.lower.x + translation.x),
+                              std::min(startBox.lower.y, startBox.lower.y + translation.y)},
+                             {std::max(startBox.upper.x, startBox.upper.x + translation.x),
+                              std::max(startBox.upper.y, startBox.upper.y + translation.y)}};
+            const WorldShape moving = toWorldShape(start);
+            broadPhase->query(swept, [&](ProxyId proxy) {
+                const std::uint32_t other = proxyShape[toIndex(proxy)];
+                const Shape& fixed = shapes[other];
+                if (bodies[fixed.body].type != BodyType::Static || fixed.isSensor) return true;
+                if (!shouldCollide(s, other)) return true;
+                const float t =
+                    timeOfImpact(moving, translation, toWorldShape(placed(other)), def.linearSlop);
+                earliest = std::min(earliest, t);
+                return true;
+            });
+        }
+        if (earliest < 1.0f) {
+            body.center -= (1.0f - earliest) * translation;
+            body.position = body.center - rotate(body.rot, body.localCenter);
+        }
+    }
+}
+
+} // namespace rigid2d::detail

@@ -1,0 +1,56 @@
+#pragma once
+// Contact manifolds between placed shapes: circle–circle, circle–box, box–box (boxes are
+// axis-aligned in the world frame). Each function returns a Manifold by value; the world picks
+// it from a [ShapeType][ShapeType] table so no branch or virtual call decides per pair.
+
+#include <cstdint>
+
+#include "world/shape.hpp"
+
+namespace rigid2d::detail {
+
+inline constexpr int kMaxManifoldPoints = 2;
+
+/// One contact point. The narrow phase fills point/separation/id; the contact update adds the
+/// anchors and carries the accumulated impulses across steps (warm starting, matched by id).
+struct ManifoldPoint {
+    Vec2 point{};              ///< world frame, midway between the two surfaces
+    Vec2 anchorA{}, anchorB{}; ///< point relative to each body's centre of mass, world frame
+    float separation = 0.0f;   ///< m, negative when overlapping
+    float normalImpulse = 0.0f;
+    float tangentImpulse = 0.0f;
+    float maxNormalImpulse = 0.0f; ///< largest normal impulse of the last step (hit events)
+    float approachSpeed = 0.0f;    ///< normal approach speed before the solve, m/s (> 0 = closing)
+    std::uint16_t id = 0;          ///< feature id, stable while the same features touch
+};
+
+struct Manifold {
+    Vec2 normal{}; ///< unit, from shape A to shape B
+    ManifoldPoint points[kMaxManifoldPoints];
+    int pointCount = 0;
+};
+
+/// Builds the manifold of A and B; points farther apart than `speculativeDistance` are dropped.
+using CollideFunction = Manifold (*)(const PlacedShape& a, const PlacedShape& b,
+                                     float speculativeDistance);
+
+[[nodiscard]] Manifold collideCircles(const PlacedShape& a, const PlacedShape& b,
+                                      float speculative);
+[[nodiscard]] Manifold collideCircleBox(const PlacedShape& a, const PlacedShape& b,
+                                        float speculative);
+[[nodiscard]] Manifold collideBoxCircle(const PlacedShape& a, const PlacedShape& b,
+                                        float speculative);
+[[nodiscard]] Manifold collideBoxes(const PlacedShape& a, const PlacedShape& b, float speculative);
+
+/// kCollideTable[typeA][typeB] (ShapeType::Circle = 0, Box = 1).
+inline constexpr CollideFunction kCollideTable[2][2] = {
+    {&collideCircles, &collideCircleBox},
+    {&collideBoxCircle, &collideBoxes},
+};
+
+[[nodiscard]] inline Manifold collide(const PlacedShape& a, const PlacedShape& b,
+                                      float speculative) {
+    return kCollideTable[static_cast<int>(a.type)][static_cast<int>(b.type)](a, b, speculative);
+}
+
+} // namespace rigid2d::detail

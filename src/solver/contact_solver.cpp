@@ -1,0 +1,233 @@
+#include "solver/contact_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rigid2d::detail {
+
+namespace {
+
+[[nodiscard]] inline float cross(Vec2 a, Vec2 b) noexcept { return a.x * b.y - a.y * b.x; }
+[[nodiscard]] inline Vec2 cross(float w, Vec2 r) noexcept { return {-w * r.y, w * r.x}; }
+[[nodiscard]] inline float dot(Vec2 a, Vec2 b) noexcept { return a.x * b.x + a.y * b.y; }
+// Tangent of a contact: the normal turned clockwise.
+[[nodiscard]] inline Vec2 tangentOf(Vec2 n) noexcept { return {n.y, -n.x}; }
+
+void prepareConstraints(std::span<const SolverBody> bodies,
+                        std::span<ContactConstraint> constraints, const Softness& contactSoftness,
+                        const Softness& staticSoftness) {
+    for (ContactConstraint& c : constraints) {
+        const SolverBody& a = bodies[c.bodyA];
+        const SolverBody& b = bodies[c.bodyB];
+        const float mA = a.invMass, iA = a.invInertia, mB = b.invMass, iB = b.invInertia;
+        // Contacts against an immovable body may be stiffer: only one side gives way.
+        c.softness = (mA == 0.0f || mB == 0.0f) ? staticSoftness : contactSoftness;
+        const Vec2 n = c.normal;
+        const Vec2 t = tangentOf(n);
+        for (int i = 0; i < c.pointCount; ++i) {
+            SolverPoint& p = c.points[i];
+            const float rnA = cross(p.anchorA, n), rnB = cross(p.anchorB, n);
+            const float kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+            p.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
+            const float rtA = cross(p.anchorA, t), rtB = cross(p.anchorB, t);
+            const float kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+            p.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
+            p.maxNormalImpulse = 0.0f;
+            const Vec2 vrA = a.v + cross(a.w, p.anchorA);
+            const Vec2 vrB = b.v + cross(b.w, p.anchorB);
+            p.approachVelocity = dot(vrB - vrA, n);
+        }
+    }
+}
+
+void integrateVelocities(std::span<SolverBody> bodies, float h, float maxSpeed) {
+    const float maxSpeedSq = maxSpeed * maxSpeed;
+    for (std::size_t i = 1; i < bodies.size(); ++i) {
+        SolverBody& b = bodies[i];
+        Vec2 v = b.v + h * b.linearAcceleration;
+        float w = b.w + h * b.angularAcceleration;
+        // Implicit damping: stable for any h * c, exactly v for c = 0.
+        v *= 1.0f / (1.0f + h * b.linearDamping);
+        w *= 1.0f / (1.0f + h * b.angularDamping);
+        const float speedSq = dot(v, v);
+        if (speedSq > maxSpeedSq) v *= maxSpeed / std::sqrt(speedSq);
+        b.v = v;
+        b.w = w;
+    }
+}
+
+void integratePositions(std::span<SolverBody> bodies, float h) {
+    for (std::size_t i = 1; i < bodies.size(); ++i) {
+        SolverBody& b = bodies[i];
+        b.dp += h * b.v;
+        if (b.w != 0.0f) {
+            // First-order rotation update, renormalised (no trigonometry per substep).
+            const float dw = h * b.w;
+            b.dAngle += dw;
+            Rot q{b.dq.c - dw * b.dq.s, b.dq.s + dw * b.dq.c};
+            const float invLength = 1.0f / std::sqrt(q.c * q.c + q.s * q.s);
+            b.dq = {q.c * invLength, q.s * invLength};
+        }
+    }
+}
+
+void warmStart(std::span<SolverBody> bodies, std::span<const ContactConstraint> constraints) {
+    for (const ContactConstraint& c : constraints) {
+        SolverBody& a = bodies[c.bodyA];
+        SolverBody& b = bodies[c.bodyB];
+        const Vec2 n = c.normal;
+        const Vec2 t = tangentOf(n);
+        for (int i = 0; i < c.pointCount; ++i) {
+            const SolverPoint& p = c.points[i];
+            const Vec2 impulse = p.normalImpulse * n + p.tangentImpulse * t;
+            a.v -= a.invMass * impulse;
+            a.w -= a.invInertia * cross(p.anchorA, impulse);
+            b.v += b.invMass * impulse;
+            b.w += b.invInertia * cross(p.anchorB, impulse);
+        }
+    }
+}
+
+void solveContacts(std::span<SolverBody> bodies, std::span<ContactConstraint> constraints,
+                   float inverseH, float maxPushSpeed, bool useBias) {
+    for (ContactConstraint& c : constraints) {
+        SolverBody& a = bodies[c.bodyA];
+        SolverBody& b = bodies[c.bodyB];
+        const float mA = a.invMass, iA = a.invInertia, mB = b.invMass, iB = b.invInertia;
+        Vec2 vA = a.v, vB = b.v;
+        float wA = a.w, wB = b.w;
+        const Vec2 n = c.normal;
+        const Vec2 dp = b.dp - a.dp;
+        for (int i = 0; i < c.pointCount; ++i) {
+            SolverPoint& p = c.points[i];
+            // Current separation from the position deltas of this step.
+            const Vec2 prA = rotate(a.dq, p.anchorA);
+            const Vec2 prB = rotate(b.dq, p.anchorB);
+            const float s = dot(dp + prB - prA, n) + p.baseSeparation;
+            float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
+            if (s > 0.0f) {
+                bias = s * inverseH; // speculative: close the gap this substep, no more
+            } else if (useBias) {
+                bias = std::max(c.softness.biasRate * s, -maxPushSpeed);
+                massScale = c.softness.massScale;
+                impulseScale = c.softness.impulseScale;
+            }
+            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+            const float vn = dot(dv, n);
+            float impulse =
+                -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
+            const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
+            impulse = newImpulse - p.normalImpulse;
+            p.normalImpulse = newImpulse;
+            p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
+            const Vec2 P = impulse * n;
+            vA -= mA * P;
+            wA -= iA * cross(p.anchorA, P);
+            vB += mB * P;
+            wB += iB * cross(p.anchorB, P);
+        }
+        const Vec2 t = tangentOf(n);
+        for (int i = 0; i < c.pointCount; ++i) {
+            SolverPoint& p = c.points[i];
+            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+            const float vt = dot(dv, t);
+            float impulse = -p.tangentMass * vt;
+            const float maxFriction = c.friction * p.normalImpulse;
+            const float newImpulse =
+                std::clamp(p.tangentImpulse + impulse, -maxFriction, maxFriction);
+            impulse = newImpulse - p.tangentImpulse;
+            p.tangentImpulse = newImpulse;
+            const Vec2 P = impulse * t;
+            vA -= mA * P;
+            wA -= iA * cross(p.anchorA, P);
+            vB += mB * P;
+            wB += iB * cross(p.anchorB, P);
+        }
+        a.v = vA;
+        a.w = wA;
+        b.v = vB;
+        b.w = wB;
+    }
+}
+
+void applyRestitution(std::span<SolverBody> bodies, std::span<ContactConstraint> constraints,
+                      float threshold) {
+    for (ContactConstraint& c : constraints) {
+        if (c.restitution == 0.0f) continue;
+        SolverBody& a = bodies[c.bodyA];
+        SolverBody& b = bodies[c.bodyB];
+        const float mA = a.invMass, iA = a.invInertia, mB = b.invMass, iB = b.invInertia;
+        Vec2 vA = a.v, vB = b.v;
+        float wA = a.w, wB = b.w;
+        const Vec2 n = c.normal;
+        for (int i = 0; i < c.pointCount; ++i) {
+            SolverPoint& p = c.points[i];
+            // Only points that were closing fast and actually pushed bounce.
+            if (p.approachVelocity > -threshold || p.maxNormalImpulse == 0.0f) continue;
+            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+            const float vn = dot(dv, n);
+            float impulse = -p.normalMass * (vn + c.restitution * p.approachVelocity);
+            const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
+            impulse = newImpulse - p.normalImpulse;
+            p.normalImpulse = newImpulse;
+            p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
+            const Vec2 P = impulse * n;
+            vA -= mA * P;
+            wA -= iA * cross(p.anchorA, P);
+            vB += mB * P;
+            wB += iB * cross(p.anchorB, P);
+        }
+        a.v = vA;
+        a.w = wA;
+        b.v = vB;
+        b.w = wB;
+    }
+}
+
+} // namespace
+
+Softness makeSoftness(float hertz, float dampingRatio, float h) noexcept {
+    if (hertz == 0.0f) return {0.0f, 1.0f, 0.0f};
+    const float omega = 2.0f * 3.14159265358979f * hertz;
+    const float a1 = 2.0f * dampingRatio + h * omega;
+    const float a2 = h * omega * a1;
+    const float a3 = 1.0f / (1.0f + a2);
+    return {omega / a1, a2 * a3, a3};
+}
+
+void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold) {
+    constraint.normal = manifold.normal;
+    constraint.pointCount = manifold.pointCount;
+    for (int i = 0; i < manifold.pointCount; ++i) {
+        const ManifoldPoint& mp = manifold.points[i];
+        SolverPoint& p = constraint.points[i];
+        p.anchorA = mp.anchorA;
+        p.anchorB = mp.anchorB;
+        p.baseSeparation = mp.separation - dot(mp.anchorB - mp.anchorA, manifold.normal);
+        p.normalImpulse = mp.normalImpulse;
+        p.tangentImpulse = mp.tangentImpulse;
+    }
+}
+
+void solveSoftStep(std::span<SolverBody> bodies, std::span<ContactConstraint> constraints,
+                   const SolverSettings& settings) {
+    const int substeps = std::max(settings.substeps, 1);
+    const float h = settings.dt / static_cast<float>(substeps);
+    const float inverseH = 1.0f / h;
+    const Softness contactSoftness =
+        makeSoftness(settings.contactHertz, settings.contactDampingRatio, h);
+    const Softness staticSoftness =
+        makeSoftness(2.0f * settings.contactHertz, settings.contactDampingRatio, h);
+
+    prepareConstraints(bodies, constraints, contactSoftness, staticSoftness);
+    for (int i = 0; i < substeps; ++i) {
+        integrateVelocities(bodies, h, settings.maxLinearSpeed);
+        warmStart(bodies, constraints);
+        solveContacts(bodies, constraints, inverseH, settings.maxContactPushSpeed, true);
+        integratePositions(bodies, h);
+        solveContacts(bodies, constraints, inverseH, settings.maxContactPushSpeed, false);
+    }
+    applyRestitution(bodies, constraints, settings.restitutionThreshold);
+}
+
+} // namespace rigid2d::detail

@@ -1,0 +1,66 @@
+#pragma once
+// A body as the world stores it: one slot of a contiguous array, addressed by BodyId.index and
+// checked by its generation. Hot solver data is copied into dense SolverBody arrays each step.
+
+#include <cstdint>
+
+#include "rigid2d/math.hpp"
+#include "rigid2d/types.hpp"
+
+namespace rigid2d::detail {
+
+inline constexpr std::uint32_t kNullIndex = 0xFFFFFFFFu;
+
+/// A rotation as cosine/sine, kept next to the angle so shapes need no trigonometry per use.
+struct Rot {
+    float c = 1.0f;
+    float s = 0.0f;
+};
+
+[[nodiscard]] inline Rot makeRot(float angle) noexcept {
+    return {std::cos(angle), std::sin(angle)};
+}
+[[nodiscard]] inline Vec2 rotate(Rot q, Vec2 v) noexcept {
+    return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y};
+}
+
+struct Body {
+    // Identity. generation is odd-free: it only grows; 0 is never issued.
+    std::uint32_t generation = 0;
+    bool live = false;
+    BodyType type = BodyType::Static;
+
+    // Placement. `position` is the body origin; `center` the centre of mass in the world frame.
+    Vec2 position{};
+    float angle = 0.0f;
+    Rot rot{};
+    Vec2 localCenter{};
+    Vec2 center{};
+
+    Vec2 linearVelocity{};
+    float angularVelocity = 0.0f;
+    Vec2 force{};
+    float torque = 0.0f;
+
+    float mass = 0.0f, invMass = 0.0f;
+    float inertia = 0.0f, invInertia = 0.0f;
+    float linearDamping = 0.0f, angularDamping = 0.0f, gravityScale = 1.0f;
+    bool fixedRotation = false;
+    bool bullet = false;
+    bool enableSleep = true;
+    bool awake = false;
+    float sleepTime = 0.0f;
+    std::uint64_t userData = 0;
+
+    // Shapes of this body: an intrusive singly linked list through Shape::nextInBody.
+    std::uint32_t firstShape = kNullIndex;
+    std::uint32_t shapeCount = 0;
+    // Contacts of this body: an intrusive doubly linked list through Contact::edges.
+    std::uint32_t firstContact = kNullIndex;
+    // Slot in WorldState::awakeBodies, kNullIndex when asleep or static.
+    std::uint32_t awakeIndex = kNullIndex;
+    // Scratch used by the step (solver slot, island root); only valid inside one step.
+    std::uint32_t solverIndex = 0;
+};
+
+} // namespace rigid2d::detail

@@ -1,0 +1,39 @@
+#pragma once
+// A persistent contact between two shapes whose fat AABBs overlap. Contacts live in a pool
+// indexed by contact id; each is linked into both bodies' contact lists so waking, islands and
+// body destruction find them without a search.
+
+#include <cstdint>
+
+#include "narrowphase/manifold.hpp"
+#include "world/body.hpp"
+
+namespace rigid2d::detail {
+
+/// Link of a contact in one body's list (edges[0] for body A, edges[1] for body B).
+struct ContactEdge {
+    std::uint32_t body = kNullIndex;
+    std::uint32_t prev = kNullIndex; ///< previous contact in that body's list
+    std::uint32_t next = kNullIndex;
+};
+
+struct Contact {
+    bool live = false;
+    bool touching = false; ///< manifold has points (sensor: the shapes overlap)
+    bool sensor = false;   ///< one shape is a sensor: overlap events only, no response
+    bool reportContactEvents = false;
+    bool reportHitEvents = false;
+    std::uint32_t shapeA = kNullIndex; ///< shapeA < shapeB
+    std::uint32_t shapeB = kNullIndex;
+    ContactEdge edges[2];
+    float friction = 0.0f;
+    float restitution = 0.0f;
+    Manifold manifold;
+};
+
+/// Key of the unordered shape pair in the pair map.
+[[nodiscard]] inline std::uint64_t pairKey(std::uint32_t shapeA, std::uint32_t shapeB) noexcept {
+    return (std::uint64_t{shapeA} << 32) | shapeB;
+}
+
+} // namespace rigid2d::detail

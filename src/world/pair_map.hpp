@@ -1,0 +1,41 @@
+#pragma once
+// Open-addressing hash map from a shape pair key to its contact id. The world asks it whether a
+// candidate pair already has a contact; it must be fast and must not allocate once grown.
+
+#include <cstdint>
+#include <vector>
+
+namespace rigid2d::detail {
+
+class PairMap {
+public:
+    static constexpr std::uint32_t kMissing = 0xFFFFFFFFu;
+
+    [[nodiscard]] std::uint32_t find(std::uint64_t key) const noexcept;
+    /// Inserts a key that is not present.
+    void insert(std::uint64_t key, std::uint32_t value);
+    /// Removes a present key (backward-shift deletion keeps probes short without tombstones).
+    void erase(std::uint64_t key);
+    [[nodiscard]] std::size_t size() const noexcept { return m_count; }
+
+private:
+    struct Slot {
+        std::uint64_t key = kEmptyKey;
+        std::uint32_t value = 0;
+    };
+    static constexpr std::uint64_t kEmptyKey = ~std::uint64_t{0};
+
+    [[nodiscard]] static std::uint64_t hash(std::uint64_t key) noexcept {
+        key ^= key >> 33;
+        key *= 0xff51afd7ed558ccdULL;
+        key ^= key >> 33;
+        return key;
+    }
+    void grow();
+
+    std::vector<Slot> m_slots;
+    std::size_t m_count = 0;
+    std::uint64_t m_mask = 0;
+};
+
+} // namespace rigid2d::detail

@@ -1,0 +1,171 @@
+// Queries (broad phase first, then exact shape tests), broad-phase swapping and debug drawing.
+#include <optional>
+
+#include "core/check.hpp"
+#include "geometry/shape_queries.hpp"
+#include "world/world_state.hpp"
+
+namespace rigid2d {
+
+using detail::kNullIndex;
+
+namespace {
+/// Holds the world's lock for the duration of a callback-driven query.
+class QueryLock {
+public:
+    explicit QueryLock(int& depth) : m_depth(depth) { ++m_depth; }
+    ~QueryLock() { --m_depth; }
+    QueryLock(const QueryLock&) = delete;
+    QueryLock& operator=(const QueryLock&) = delete;
+
+private:
+    int& m_depth;
+};
+
+bool shapeOverlaps(const detail::PlacedShape& shape, const AABB& region) {
+    if (shape.type == ShapeType::Circle)
+        return detail::circleOverlapsBox(shape.center, shape.radius, region);
+    return overlaps(detail::boundsOf(shape), region);
+}
+
+bool castAtShape(const detail::PlacedShape& shape, Vec2 origin, Vec2 translation, float maxFraction,
+                 detail::SegmentHit& hit) {
+    if (shape.type == ShapeType::Circle)
+        return detail::castSegmentAtCircle(shape.center, shape.radius, origin, translation,
+                                           maxFraction, hit);
+    return detail::castSegmentAtBox(detail::boundsOf(shape), origin, translation, maxFraction, hit);
+}
+} // namespace
+
+void World::queryAABB(const AABB& region, FunctionRef<bool(ShapeId)> visit) const {
+    auto& s = *m_state;
+    detail::requireValidBox("World::queryAABB", "region", region);
+    QueryLock lock(s.lockDepth);
+    s.broadPhase->query(region, [&](ProxyId proxy) {
+        const std::uint32_t index = s.proxyShape[toIndex(proxy)];
+        if (!shapeOverlaps(s.placed(index), region)) return true;
+        return visit(s.shapeId(index));
+    });
+}
+
+void World::castRay(Vec2 origin, Vec2 translation, FunctionRef<float(const RayHit&)> visit) const {
+    auto& s = *m_state;
+    detail::requireFinite("World::castRay", "origin", origin);
+    detail::requireFinite("World::castRay", "translation", translation);
+    QueryLock lock(s.lockDepth);
+    float maxFraction = 1.0f;
+    s.broadPhase->rayCast(origin, translation, maxFraction, [&](ProxyId proxy) {
+        const std::uint32_t index = s.proxyShape[toIndex(proxy)];
+        detail::SegmentHit hit;
+        if (!castAtShape(s.placed(index), origin, translation, maxFraction, hit))
+            return maxFraction;
+        const float answer = visit(RayHit{s.shapeId(index), hit.point, hit.normal, hit.fraction});
+        // 1 (or more) continues unclipped; a smaller value clips; 0 or less stops.
+        if (answer < maxFraction) maxFraction = answer < 0.0f ? 0.0f : answer;
+        return maxFraction;
+    });
+}
+
+std::optional<RayHit> World::castRayClosest(Vec2 origin, Vec2 translation) const {
+    std::optional<RayHit> closest;
+    castRay(origin, translation, [&](const RayHit& hit) {
+        // Equal fractions keep the lower shape id, so the answer does not depend on visit order.
+        if (!closest || hit.fraction < closest->fraction ||
+            (hit.fraction == closest->fraction && hit.shape.index < closest->shape.index))
+            closest = hit;
+        return hit.fraction;
+    });
+    return closest;
+}
+
+void World::setBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {
+    m_state->requireUnlocked("World::setBroadPhase");
+    setBroadPhase(makeBroadPhase(type, config));
+}
+
+// Proxies are re-inserted in shape slot order (the same proxy ids whatever was used before);
+// contacts are keyed by shapes, not proxies, so none is lost and nothing wakes.
+void World::setBroadPhase(std::unique_ptr<BroadPhase> broadPhase) {
+    constexpr std::string_view fn = "World::setBroadPhase";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    detail::require(broadPhase != nullptr, fn, "broadPhase", "must not be null");
+    detail::require(broadPhase->size() == 0, fn, "broadPhase", "must be empty");
+    std::vector<ProxyId> proxies(s.shapes.size(), ProxyId::Null);
+    std::vector<std::uint32_t> proxyShape;
+    for (std::uint32_t i = 0; i < s.shapes.size(); ++i) {
+        if (!s.shapes[i].live) continue;
+        const ProxyId proxy = broadPhase->insert(s.shapes[i].fatBox, i);
+        proxies[i] = proxy;
+        if (toIndex(proxy) >= proxyShape.size())
+            proxyShape.resize(std::size_t{toIndex(proxy)} + 1, kNullIndex);
+        proxyShape[toIndex(proxy)] = i;
+    }
+    for (std::uint32_t i = 0; i < s.shapes.size(); ++i) s.shapes[i].proxy = proxies[i];
+    s.proxyShape = std::move(proxyShape);
+    s.broadPhase = std::move(broadPhase);
+}
+
+const BroadPhase& World::broadPhase() const noexcept { return *m_state->broadPhase; }
+
+namespace {
+constexpr Color kStaticColor{0.5f, 0.9f, 0.5f, 1.0f};
+constexpr Color kKinematicColor{0.5f, 0.5f, 0.9f, 1.0f};
+constexpr Color kAwakeColor{0.9f, 0.7f, 0.7f, 1.0f};
+constexpr Color kSleepingColor{0.6f, 0.6f, 0.6f, 1.0f};
+constexpr Color kSensorColor{0.9f, 0.9f, 0.3f, 0.4f};
+constexpr Color kAABBColor{0.9f, 0.3f, 0.9f, 1.0f};
+constexpr Color kContactColor{1.0f, 0.2f, 0.2f, 1.0f};
+constexpr Color kNormalColor{0.3f, 0.9f, 0.3f, 1.0f};
+
+Color fillOf(const detail::Body& body, const detail::Shape& shape) {
+    if (shape.isSensor) return kSensorColor;
+    if (body.type == BodyType::Static) return kStaticColor;
+    if (body.type == BodyType::Kinematic) return kKinematicColor;
+    return body.awake ? kAwakeColor : kSleepingColor;
+}
+Color outlineOf(Color fill) { return {fill.r * 0.6f, fill.g * 0.6f, fill.b * 0.6f, 1.0f}; }
+} // namespace
+
+void World::debugDraw(DebugDraw& draw) const {
+    auto& s = *m_state;
+    QueryLock lock(s.lockDepth);
+    auto drawShape = [&](std::uint32_t index) {
+        const detail::Shape& shape = s.shapes[index];
+        const detail::Body& body = s.bodies[shape.body];
+        const detail::PlacedShape placed = s.placed(index);
+        if (draw.drawShapes) {
+            const Color fill = fillOf(body, shape);
+            if (placed.type == ShapeType::Circle)
+                draw.drawCircle(placed.center, placed.radius, body.angle, fill, outlineOf(fill));
+            else
+                draw.drawBox(detail::boundsOf(placed), fill, outlineOf(fill));
+        }
+        if (draw.drawAABBs) draw.drawAABB(shape.fatBox, kAABBColor);
+    };
+    if (draw.useCullRegion) {
+        // Culling is a query: only what the broad phase reports for the region is drawn.
+        s.broadPhase->query(draw.cullRegion, [&](ProxyId proxy) {
+            drawShape(s.proxyShape[toIndex(proxy)]);
+            return true;
+        });
+    } else {
+        for (std::uint32_t i = 0; i < s.shapes.size(); ++i)
+            if (s.shapes[i].live) drawShape(i);
+    }
+    if (draw.drawContacts) {
+        for (const detail::Contact& contact : s.contacts) {
+            if (!contact.live || !contact.touching || contact.sensor) continue;
+            const detail::Body& bodyA = s.bodies[contact.edges[0].body];
+            for (int i = 0; i < contact.manifold.pointCount; ++i) {
+                const Vec2 p = bodyA.center + contact.manifold.points[i].anchorA;
+                if (draw.useCullRegion && !overlaps(draw.cullRegion, AABB{p, p})) continue;
+                draw.drawPoint(p, 4.0f, kContactColor);
+                draw.drawSegment(p, p + 0.3f * contact.manifold.normal, kNormalColor);
+            }
+        }
+    }
+    if (draw.drawBroadPhase) s.broadPhase->debugDraw(draw);
+}
+
+} // namespace rigid2d

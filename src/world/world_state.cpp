@@ -1,0 +1,311 @@
+#include "world/world_state.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include "core/assert.hpp"
+#include "core/check.hpp"
+
+namespace rigid2d::detail {
+
+namespace {
+std::uint32_t nextWorldSerial() {
+    static std::atomic<std::uint32_t> counter{0};
+    // 1..4095: fits the generation bits above the counter and is never 0.
+    return counter.fetch_add(1, std::memory_order_relaxed) % 4095u + 1u;
+}
+} // namespace
+
+WorldState::WorldState(const WorldDef& worldDef) : def(worldDef), serial(nextWorldSerial()) {
+    broadPhase = makeBroadPhase(def.broadPhase, def.broadPhaseConfig);
+}
+
+Body& WorldState::checkedBody(BodyId id, std::string_view function) {
+    require(isLive(id), function, "body",
+            "must be a live body of this world (stale, null or foreign id)");
+    return bodies[id.index];
+}
+
+Shape& WorldState::checkedShape(ShapeId id, std::string_view function) {
+    require(isLive(id), function, "shape",
+            "must be a live shape of this world (stale, null or foreign id)");
+    return shapes[id.index];
+}
+
+void WorldState::requireUnlocked(std::string_view function) const {
+    require(lockDepth == 0, function, "world",
+            "cannot be changed from inside a query or visit callback");
+}
+
+std::uint32_t WorldState::nextGeneration(std::uint32_t previous) const noexcept {
+    const std::uint32_t counter = previous == 0 ? 1u : (previous & kGenerationCounterMask) + 1u;
+    if (counter > kGenerationCounterMask) return 0; // slot exhausted: retire it
+    return (serial << kGenerationCounterBits) | counter;
+}
+
+void WorldState::updateMass(Body& body) {
+    body.mass = body.invMass = body.inertia = body.invInertia = 0.0f;
+    body.localCenter = {};
+    if (body.type != BodyType::Dynamic) {
+        body.center = body.position;
+        return;
+    }
+    // Mass and first moment, then inertia about the body origin moved to the centre of mass
+    // (parallel-axis theorem both ways).
+    float mass = 0.0f, inertiaAtOrigin = 0.0f;
+    Vec2 moment{};
+    bool hasBox = false;
+    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
+        const Shape& shape = shapes[s];
+        float m, ownInertia;
+        if (shape.type == ShapeType::Circle) {
+            m = shape.density * 3.14159265358979f * shape.radius * shape.radius;
+            ownInertia = 0.5f * m * shape.radius * shape.radius;
+        } else {
+            hasBox = true;
+            const Vec2 size = 2.0f * shape.halfExtents;
+            m = shape.density * size.x * size.y;
+            ownInertia = m * (size.x * size.x + size.y * size.y) / 12.0f;
+        }
+        mass += m;
+        moment += m * shape.center;
+        inertiaAtOrigin +=
+            ownInertia + m * (shape.center.x * shape.center.x + shape.center.y * shape.center.y);
+    }
+    if (mass > 0.0f) {
+        body.mass = mass;
+        body.invMass = 1.0f / mass;
+        body.localCenter = moment / mass;
+        const Vec2 c = body.localCenter;
+        body.inertia = std::max(inertiaAtOrigin - mass * (c.x * c.x + c.y * c.y), 0.0f);
+    } else {
+        // A dynamic body needs mass to respond to contacts; Box2D's convention is 1 kg.
+        body.mass = 1.0f;
+        body.invMass = 1.0f;
+    }
+    const bool rotates = !body.fixedRotation && !hasBox && body.inertia > 0.0f;
+    body.invInertia = rotates ? 1.0f / body.inertia : 0.0f;
+    if (!rotates) body.angularVelocity = 0.0f;
+    body.center = body.position + rotate(body.rot, body.localCenter);
+}
+
+void WorldState::insertProxy(std::uint32_t shapeIndex) {
+    Shape& shape = shapes[shapeIndex];
+    shape.fatBox = fatten(boundsOf(placed(shapeIndex)), def.aabbMargin);
+    shape.proxy = broadPhase->insert(shape.fatBox, shapeIndex);
+    const std::uint32_t proxy = toIndex(shape.proxy);
+    if (proxy >= proxyShape.size()) proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
+    proxyShape[proxy] = shapeIndex;
+    markMoved(shapeIndex);
+}
+
+void WorldState::markMoved(std::uint32_t shapeIndex) {
+    Shape& shape = shapes[shapeIndex];
+    if (shape.moved) return;
+    shape.moved = true;
+    movedShapes.push_back(shapeIndex);
+}
+
+void WorldState::refreshProxies(std::uint32_t bodyIndex) {
+    for (std::uint32_t s = bodies[bodyIndex].firstShape; s != kNullIndex;
+         s = shapes[s].nextInBody) {
+        Shape& shape = shapes[s];
+        shape.fatBox = fatten(boundsOf(placed(s)), def.aabbMargin);
+        broadPhase->move(shape.proxy, shape.fatBox);
+        markMoved(s);
+    }
+}
+
+void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
+    Shape& shape = shapes[shapeIndex];
+    // Contacts first: each one unlinks itself from both bodies' lists.
+    Body& body = bodies[shape.body];
+    for (std::uint32_t c = body.firstContact; c != kNullIndex;) {
+        const Contact& contact = contacts[c];
+        const int side = contact.edges[0].body == shape.body ? 0 : 1;
+        const std::uint32_t next = contact.edges[side].next;
+        if (contact.shapeA == shapeIndex || contact.shapeB == shapeIndex) {
+            const std::uint32_t other = contact.edges[1 - side].body;
+            if (contact.touching && !contact.sensor) wake(other);
+            destroyContact(c, true);
+        }
+        c = next;
+    }
+    proxyShape[toIndex(shape.proxy)] = kNullIndex;
+    broadPhase->remove(shape.proxy);
+    // Unlink from the body's shape list.
+    std::uint32_t* link = &body.firstShape;
+    while (*link != shapeIndex) link = &shapes[*link].nextInBody;
+    *link = shape.nextInBody;
+    --body.shapeCount;
+
+    const std::uint32_t generation = nextGeneration(shape.generation);
+    shape = Shape{};
+    shape.generation = generation;
+    if (generation != 0) freeShapes.push_back(shapeIndex);
+    --shapeCount;
+}
+
+void WorldState::addAwake(std::uint32_t bodyIndex) {
+    Body& body = bodies[bodyIndex];
+    body.awake = true;
+    body.sleepTime = 0.0f;
+    body.awakeIndex = static_cast<std::uint32_t>(awakeBodies.size());
+    awakeBodies.push_back(bodyIndex);
+}
+
+void WorldState::removeAwake(std::uint32_t bodyIndex) {
+    Body& body = bodies[bodyIndex];
+    const std::uint32_t slot = body.awakeIndex;
+    const std::uint32_t last = awakeBodies.back();
+    awakeBodies[slot] = last;
+    bodies[last].awakeIndex = slot;
+    awakeBodies.pop_back();
+    body.awakeIndex = kNullIndex;
+    body.awake = false;
+}
+
+// Flood fill over touching, non-sensor contacts: a sleeping island is exactly the set of bodies
+// connected this way, so waking one body wakes its island and nothing else.
+void WorldState::wake(std::uint32_t bodyIndex) {
+    if (bodies[bodyIndex].type == BodyType::Static) return;
+    if (bodies[bodyIndex].awake) {
+        bodies[bodyIndex].sleepTime = 0.0f;
+        return;
+    }
+    wakeStack.clear();
+    wakeStack.push_back(bodyIndex);
+    addAwake(bodyIndex);
+    while (!wakeStack.empty()) {
+        const std::uint32_t b = wakeStack.back();
+        wakeStack.pop_back();
+        for (std::uint32_t c = bodies[b].firstContact; c != kNullIndex;) {
+            const Contact& contact = contacts[c];
+            const int side = contact.edges[0].body == b ? 0 : 1;
+            const std::uint32_t other = contact.edges[1 - side].body;
+            c = contact.edges[side].next;
+            if (!contact.touching || contact.sensor) continue;
+            Body& otherBody = bodies[other];
+            if (otherBody.type == BodyType::Static || otherBody.awake) continue;
+            addAwake(other);
+            wakeStack.push_back(other);
+        }
+    }
+}
+
+void WorldState::sleepIsland(std::uint32_t bodyIndex) {
+    if (bodies[bodyIndex].type == BodyType::Static || !bodies[bodyIndex].awake) return;
+    wakeStack.clear();
+    wakeStack.push_back(bodyIndex);
+    removeAwake(bodyIndex);
+    while (!wakeStack.empty()) {
+        const std::uint32_t b = wakeStack.back();
+        wakeStack.pop_back();
+        Body& body = bodies[b];
+        body.linearVelocity = {};
+        body.angularVelocity = 0.0f;
+        body.force = {};
+        body.torque = 0.0f;
+        for (std::uint32_t c = body.firstContact; c != kNullIndex;) {
+            const Contact& contact = contacts[c];
+            const int side = contact.edges[0].body == b ? 0 : 1;
+            const std::uint32_t other = contact.edges[1 - side].body;
+            c = contact.edges[side].next;
+            if (!contact.touching || contact.sensor) continue;
+            const Body& otherBody = bodies[other];
+            if (otherBody.type != BodyType::Dynamic || !otherBody.awake) continue;
+            removeAwake(other);
+            wakeStack.push_back(other);
+        }
+    }
+}
+
+bool WorldState::shouldCollide(std::uint32_t shapeA, std::uint32_t shapeB) const noexcept {
+    const Shape& a = shapes[shapeA];
+    const Shape& b = shapes[shapeB];
+    if (a.body == b.body) return false;
+    if (a.isSensor && b.isSensor) return false;
+    if (a.isSensor && !b.enableSensorEvents) return false;
+    if (b.isSensor && !a.enableSensorEvents) return false;
+    // At least one side must be dynamic: static/kinematic pairs never respond.
+    if (bodies[a.body].type != BodyType::Dynamic && bodies[b.body].type != BodyType::Dynamic)
+        return false;
+    if (a.filter.groupIndex == b.filter.groupIndex && a.filter.groupIndex != 0)
+        return a.filter.groupIndex > 0;
+    return (a.filter.maskBits & b.filter.categoryBits) != 0 &&
+           (a.filter.categoryBits & b.filter.maskBits) != 0;
+}
+
+void WorldState::createContact(std::uint32_t shapeA, std::uint32_t shapeB) {
+    R2D_ASSERT(shapeA < shapeB, "createContact: shapes must be ordered");
+    std::uint32_t index;
+    if (!freeContacts.empty()) {
+        index = freeContacts.back();
+        freeContacts.pop_back();
+    } else {
+        index = static_cast<std::uint32_t>(contacts.size());
+        contacts.emplace_back();
+    }
+    const Shape& a = shapes[shapeA];
+    const Shape& b = shapes[shapeB];
+    Contact& contact = contacts[index];
+    contact = Contact{};
+    contact.live = true;
+    contact.shapeA = shapeA;
+    contact.shapeB = shapeB;
+    contact.sensor = a.isSensor || b.isSensor;
+    contact.reportContactEvents = a.enableContactEvents || b.enableContactEvents;
+    contact.reportHitEvents = a.enableHitEvents || b.enableHitEvents;
+    contact.friction = std::sqrt(a.friction * b.friction);
+    contact.restitution = std::max(a.restitution, b.restitution);
+    const std::uint32_t bodyOf[2] = {a.body, b.body};
+    for (int side = 0; side < 2; ++side) {
+        Body& body = bodies[bodyOf[side]];
+        ContactEdge& edge = contact.edges[side];
+        edge.body = bodyOf[side];
+        edge.prev = kNullIndex;
+        edge.next = body.firstContact;
+        if (body.firstContact != kNullIndex) {
+            Contact& head = contacts[body.firstContact];
+            head.edges[head.edges[0].body == bodyOf[side] ? 0 : 1].prev = index;
+        }
+        body.firstContact = index;
+    }
+    pairs.insert(pairKey(shapeA, shapeB), index);
+    ++contactCount;
+}
+
+void WorldState::destroyContact(std::uint32_t contactIndex, bool deferEvents) {
+    Contact& contact = contacts[contactIndex];
+    if (contact.touching) {
+        const ShapeId a = shapeId(contact.shapeA), b = shapeId(contact.shapeB);
+        if (contact.sensor) {
+            const bool aIsSensor = shapes[contact.shapeA].isSensor;
+            const SensorEndEvent event{aIsSensor ? a : b, aIsSensor ? b : a};
+            (deferEvents ? pendingSensorEndEvents : sensorEndEvents).push_back(event);
+        } else if (contact.reportContactEvents) {
+            (deferEvents ? pendingEndEvents : endEvents).push_back({a, b});
+        }
+    }
+    for (int side = 0; side < 2; ++side) {
+        const ContactEdge& edge = contact.edges[side];
+        Body& body = bodies[edge.body];
+        if (edge.prev != kNullIndex) {
+            Contact& prev = contacts[edge.prev];
+            prev.edges[prev.edges[0].body == edge.body ? 0 : 1].next = edge.next;
+        } else {
+            body.firstContact = edge.next;
+        }
+        if (edge.next != kNullIndex) {
+            Contact& next = contacts[edge.next];
+            next.edges[next.edges[0].body == edge.body ? 0 : 1].prev = edge.prev;
+        }
+    }
+    pairs.erase(pairKey(contact.shapeA, contact.shapeB));
+    contact.live = false;
+    freeContacts.push_back(contactIndex);
+    --contactCount;
+}
+
+} // namespace rigid2d::detail

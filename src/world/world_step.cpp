@@ -1,0 +1,326 @@
+// World::step, stage by stage (DESIGN.md "One step, as data flows"). The stages run in this order
+// so that after step() returns every proxy holds its shape (queries are exact between steps):
+//
+//   pairs      new pairs of proxies that moved since the last search -> contacts (canonical order)
+//   contacts   drop contacts whose fat boxes parted; narrow phase; begin/end/sensor events
+//   integrate  gather awake bodies into the dense solver array (velocities are integrated per
+//              substep inside the solver)
+//   solve      soft step; impulses back into manifolds; hit events; write bodies back
+//   continuous bullets swept against static shapes
+//   broadphase fat boxes of awake shapes that left them, proxies moved
+//   sleep      islands at rest fall asleep
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "island/sleep_islands.hpp"
+#include "world/world_state.hpp"
+
+namespace rigid2d::detail {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+float millisecondsSince(Clock::time_point start) {
+    return std::chrono::duration<float, std::milli>(Clock::now() - start).count();
+}
+[[nodiscard]] inline float lengthOf(Vec2 v) noexcept { return std::sqrt(v.x * v.x + v.y * v.y); }
+} // namespace
+
+void WorldState::step(float dt) {
+    const auto stepStart = Clock::now();
+    beginEvents.clear();
+    endEvents.clear();
+    hitEvents.clear();
+    sensorBeginEvents.clear();
+    sensorEndEvents.clear();
+    endEvents.swap(pendingEndEvents);
+    sensorEndEvents.swap(pendingSensorEndEvents);
+
+    auto t = Clock::now();
+    findNewPairs();
+    stats.pairsMs = millisecondsSince(t);
+
+    t = Clock::now();
+    updateContacts(dt);
+    stats.contactsMs = millisecondsSince(t);
+
+    solve(dt); // sets integrateMs and solveMs
+
+    t = Clock::now();
+    solveContinuous();
+    stats.continuousMs = millisecondsSince(t);
+
+    t = Clock::now();
+    updateBroadPhase(dt);
+    stats.broadPhaseMs = millisecondsSince(t);
+
+    t = Clock::now();
+    sleepAndFinish(dt);
+    stats.sleepMs = millisecondsSince(t);
+
+    stats.bodies = bodyCount;
+    stats.shapes = shapeCount;
+    stats.awakeBodies = awakeBodies.size();
+    stats.proxies = broadPhase->size();
+    stats.contacts = contactCount;
+    stats.broadPhase = broadPhase->stats();
+    stats.totalMs = millisecondsSince(stepStart);
+}
+
+// New pairs come only from proxies that moved. Each moved proxy queries the broad phase with its
+// fat box (this works on any implementation). A pair of two moved proxies is taken from the
+// lower shape's query only; pairs that already have a contact are skipped. The pairs are sorted
+// by (shapeA, shapeB) before contacts are created, so contact ids, and hence the solver order,
+// are the same whichever broad phase answered.
+void WorldState::findNewPairs() {
+    newPairs.clear();
+    for (const std::uint32_t s : movedShapes) {
+        const Shape& shape = shapes[s];
+        if (!shape.live || !shape.moved) continue;
+        broadPhase->query(shape.fatBox, [&](ProxyId proxy) {
+            const std::uint32_t other = proxyShape[toIndex(proxy)];
+            if (other == s || (shapes[other].moved && other < s)) return true;
+            if (!shouldCollide(s, other)) return true;
+            const std::uint64_t key = s < other ? pairKey(s, other) : pairKey(other, s);
+            if (pairs.find(key) == PairMap::kMissing) newPairs.push_back(key);
+            return true;
+        });
+    }
+    stats.movedProxies = 0;
+    for (const std::uint32_t s : movedShapes) {
+        if (shapes[s].moved) ++stats.movedProxies;
+        shapes[s].moved = false;
+    }
+    movedShapes.clear();
+    std::sort(newPairs.begin(), newPairs.end());
+    newPairs.erase(std::unique(newPairs.begin(), newPairs.end()), newPairs.end());
+    for (const std::uint64_t key : newPairs)
+        createContact(static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key));
+    stats.newPairs = newPairs.size();
+}
+
+void WorldState::updateContacts(float dt) {
+    std::size_t touchingCount = 0;
+    for (std::uint32_t c = 0; c < contacts.size(); ++c) {
+        Contact& contact = contacts[c];
+        if (!contact.live) continue;
+        const Shape& shapeA = shapes[contact.shapeA];
+        const Shape& shapeB = shapes[contact.shapeB];
+        const Body& bodyA = bodies[shapeA.body];
+        const Body& bodyB = bodies[shapeB.body];
+        // Sleeping (and static) bodies do not move: their contacts cannot change.
+        if (!bodyA.awake && !bodyB.awake) {
+            touchingCount += contact.touching ? 1 : 0;
+            continue;
+        }
+        if (!overlaps(shapeA.fatBox, shapeB.fatBox)) {
+            destroyContact(c, false);
+            continue;
+        }
+        const bool wasTouching = contact.touching;
+        const PlacedShape a = placeShape(shapeA, bodyA);
+        const PlacedShape b = placeShape(shapeB, bodyB);
+        if (contact.sensor) {
+            contact.touching = collide(a, b, 0.0f).pointCount > 0;
+            if (contact.touching != wasTouching) {
+                const ShapeId idA = shapeId(contact.shapeA), idB = shapeId(contact.shapeB);
+                const ShapeId sensor = shapeA.isSensor ? idA : idB;
+                const ShapeId visitor = shapeA.isSensor ? idB : idA;
+                if (contact.touching)
+                    sensorBeginEvents.push_back({sensor, visitor});
+                else
+                    sensorEndEvents.push_back({sensor, visitor});
+            }
+            continue;
+        }
+        // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
+        // at the surface instead of overlapping first.
+        const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
+        Manifold manifold = collide(a, b, def.speculativeDistance + closing);
+        const Manifold& old = contact.manifold;
+        for (int i = 0; i < manifold.pointCount; ++i) {
+            ManifoldPoint& p = manifold.points[i];
+            p.anchorA = p.point - bodyA.center;
+            p.anchorB = p.point - bodyB.center;
+            for (int j = 0; j < old.pointCount; ++j) {
+                if (old.points[j].id != p.id) continue;
+                p.normalImpulse = old.points[j].normalImpulse;
+                p.tangentImpulse = old.points[j].tangentImpulse;
+                break;
+            }
+        }
+        contact.manifold = manifold;
+        contact.touching = manifold.pointCount > 0;
+        if (contact.touching) {
+            ++touchingCount;
+            // A touching contact joins the bodies' islands: a sleeping partner wakes up.
+            if (!bodyA.awake) wake(shapeA.body);
+            if (!bodyB.awake) wake(shapeB.body);
+            if (!wasTouching && contact.reportContactEvents)
+                beginEvents.push_back({shapeId(contact.shapeA), shapeId(contact.shapeB)});
+        } else if (wasTouching && contact.reportContactEvents) {
+            endEvents.push_back({shapeId(contact.shapeA), shapeId(contact.shapeB)});
+        }
+    }
+    stats.touchingContacts = touchingCount;
+}
+
+void WorldState::solve(float dt) {
+    auto t = Clock::now();
+    const Vec2 gravity = def.gravity;
+    solverBodies.resize(awakeBodies.size() + 1);
+    solverBodies[0] = SolverBody{};
+    for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
+        Body& body = bodies[awakeBodies[i]];
+        body.solverIndex = i + 1;
+        SolverBody& sb = solverBodies[i + 1];
+        sb.v = body.linearVelocity;
+        sb.w = body.invInertia > 0.0f || body.type == BodyType::Kinematic ? body.angularVelocity
+                                                                          : 0.0f;
+        sb.invMass = body.invMass;
+        sb.invInertia = body.invInertia;
+        sb.dp = {};
+        sb.dq = Rot{};
+        sb.dAngle = 0.0f;
+        if (body.type == BodyType::Dynamic) {
+            sb.linearAcceleration = body.gravityScale * gravity + body.invMass * body.force;
+            sb.angularAcceleration = body.invInertia * body.torque;
+            sb.linearDamping = body.linearDamping;
+            sb.angularDamping = body.angularDamping;
+        } else {
+            sb.linearAcceleration = {};
+            sb.angularAcceleration = 0.0f;
+            sb.linearDamping = sb.angularDamping = 0.0f;
+        }
+    }
+    constraints.clear();
+    for (std::uint32_t c = 0; c < contacts.size(); ++c) {
+        const Contact& contact = contacts[c];
+        if (!contact.live || !contact.touching || contact.sensor) continue;
+        const Body& bodyA = bodies[contact.edges[0].body];
+        const Body& bodyB = bodies[contact.edges[1].body];
+        if (!bodyA.awake && !bodyB.awake) continue;
+        ContactConstraint& constraint = constraints.emplace_back();
+        constraint.bodyA = bodyA.awake ? bodyA.solverIndex : 0;
+        constraint.bodyB = bodyB.awake ? bodyB.solverIndex : 0;
+        constraint.contact = c;
+        constraint.friction = contact.friction;
+        constraint.restitution = contact.restitution;
+        loadConstraintPoints(constraint, contact.manifold);
+    }
+    stats.integrateMs = millisecondsSince(t);
+
+    t = Clock::now();
+    SolverSettings settings;
+    settings.dt = dt;
+    settings.substeps = def.substeps;
+    settings.contactHertz = def.contactHertz;
+    settings.contactDampingRatio = def.contactDampingRatio;
+    settings.maxContactPushSpeed = def.maxContactPushSpeed;
+    settings.restitutionThreshold = def.restitutionThreshold;
+    settings.maxLinearSpeed = def.maxTranslation / dt;
+    solveSoftStep(solverBodies, constraints, settings);
+
+    // Impulses back into the persistent manifolds (warm starting next step), hit events.
+    for (const ContactConstraint& constraint : constraints) {
+        Contact& contact = contacts[constraint.contact];
+        Manifold& manifold = contact.manifold;
+        float bestSpeed = 0.0f;
+        int best = -1;
+        for (int i = 0; i < constraint.pointCount; ++i) {
+            const SolverPoint& p = constraint.points[i];
+            ManifoldPoint& mp = manifold.points[i];
+            mp.normalImpulse = p.normalImpulse;
+            mp.tangentImpulse = p.tangentImpulse;
+            mp.maxNormalImpulse = p.maxNormalImpulse;
+            mp.approachSpeed = -p.approachVelocity;
+            if (p.maxNormalImpulse > 0.0f && mp.approachSpeed > bestSpeed) {
+                bestSpeed = mp.approachSpeed;
+                best = i;
+            }
+        }
+        if (contact.reportHitEvents && best >= 0 && bestSpeed >= def.hitEventThreshold) {
+            const Body& bodyA = bodies[contact.edges[0].body];
+            hitEvents.push_back({shapeId(contact.shapeA), shapeId(contact.shapeB),
+                                 bodyA.center + manifold.points[best].anchorA, manifold.normal,
+                                 bestSpeed});
+        }
+    }
+
+    for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
+        Body& body = bodies[awakeBodies[i]];
+        const SolverBody& sb = solverBodies[i + 1];
+        body.linearVelocity = sb.v;
+        body.angularVelocity = sb.w;
+        body.force = {};
+        body.torque = 0.0f;
+        body.center += sb.dp;
+        if (sb.dAngle != 0.0f) {
+            body.angle += sb.dAngle;
+            body.rot = makeRot(body.angle);
+        }
+        body.position = body.center - rotate(body.rot, body.localCenter);
+    }
+    stats.solveMs = millisecondsSince(t);
+}
+
+// A shape's fat box is its tight box grown by the margin and stretched along one step of its
+// velocity: a body in steady motion stays inside it for several steps, and a fast body's pairs are
+// found one step before it arrives, so the speculative contact can stop it at the surface.
+void WorldState::updateBroadPhase(float dt) {
+    for (const std::uint32_t b : awakeBodies) {
+        const Body& body = bodies[b];
+        for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
+            Shape& shape = shapes[s];
+            const AABB tight = boundsOf(placeShape(shape, body));
+            if (contains(shape.fatBox, tight)) continue;
+            AABB fat = fatten(tight, def.aabbMargin);
+            const Vec2 reach = dt * body.linearVelocity;
+            (reach.x > 0.0f ? fat.upper.x : fat.lower.x) += reach.x;
+            (reach.y > 0.0f ? fat.upper.y : fat.lower.y) += reach.y;
+            shape.fatBox = fat;
+            broadPhase->move(shape.proxy, shape.fatBox);
+            markMoved(s);
+        }
+    }
+}
+
+void WorldState::sleepAndFinish(float dt) {
+    const float linearTolSq = def.linearSleepTolerance * def.linearSleepTolerance;
+    const float angularTolSq = def.angularSleepTolerance * def.angularSleepTolerance;
+    sleepTimes.resize(awakeBodies.size());
+    for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
+        Body& body = bodies[awakeBodies[i]];
+        const Vec2 v = body.linearVelocity;
+        const float w = body.angularVelocity;
+        if (!body.enableSleep || v.x * v.x + v.y * v.y > linearTolSq || w * w > angularTolSq)
+            body.sleepTime = 0.0f;
+        else
+            body.sleepTime += dt;
+        sleepTimes[i] = body.sleepTime;
+    }
+    islandLinks.clear();
+    for (const ContactConstraint& constraint : constraints) {
+        if (constraint.bodyA == 0 || constraint.bodyB == 0) continue;
+        const Body& bodyA = bodies[awakeBodies[constraint.bodyA - 1]];
+        const Body& bodyB = bodies[awakeBodies[constraint.bodyB - 1]];
+        if (bodyA.type != BodyType::Dynamic || bodyB.type != BodyType::Dynamic) continue;
+        islandLinks.push_back(constraint.bodyA - 1);
+        islandLinks.push_back(constraint.bodyB - 1);
+    }
+    stats.islands = findSleepingIslands(
+        std::span<const float>(sleepTimes.data(), sleepTimes.size()), islandLinks, def.timeToSleep,
+        islandParent, islandMinTime, islandSleeps);
+    if (!def.enableSleep) return;
+    wakeStack.clear();
+    for (std::uint32_t i = 0; i < awakeBodies.size(); ++i)
+        if (islandSleeps[i] != 0) wakeStack.push_back(awakeBodies[i]);
+    for (const std::uint32_t b : wakeStack) {
+        Body& body = bodies[b];
+        body.linearVelocity = {};
+        body.angularVelocity = 0.0f;
+        removeAwake(b);
+    }
+}
+
+} // namespace rigid2d::detail

@@ -1,0 +1,70 @@
+// Events after each step: contact begin/end/hit, sensor begin/end, end events on destruction.
+#include <doctest/doctest.h>
+
+#include "rigid2d/testing.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::testing;
+
+namespace {
+WorldDef bruteForceDef() {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::BruteForce;
+    return def;
+}
+} // namespace
+
+TEST_CASE("a sensor reports exactly one begin and one end for a body passing through") {
+    WorldDef def = bruteForceDef();
+    def.gravity = {0.0f, 0.0f};
+    World world(def);
+    ShapeDef sensorDef;
+    sensorDef.isSensor = true;
+    const BodyId sensorBody =
+        createBox(world, {0.0f, 0.0f}, {1.0f, 1.0f}, sensorDef, BodyType::Static);
+    ShapeId sensorShape;
+    world.forEachShape(sensorBody, [&](ShapeId s) { sensorShape = s; });
+    const BodyId ball = createCircle(world, {-5.0f, 0.0f}, 0.25f);
+    world.setLinearVelocity(ball, {3.0f, 0.0f});
+    int begins = 0, ends = 0;
+    for (int i = 0; i < 240; ++i) {
+        world.step(kDefaultTimeStep);
+        const SensorEvents events = world.sensorEvents();
+        for (const SensorBeginEvent& e : events.begin) {
+            CHECK(e.sensorShape == sensorShape);
+            CHECK(world.shapeBody(e.visitorShape) == ball);
+            ++begins;
+        }
+        ends += static_cast<int>(events.end.size());
+    }
+    CHECK(world.position(ball).x > 2.0f);
+    CHECK(begins == 1);
+    CHECK(ends == 1);
+    // The sensor did not push: the ball kept its speed.
+    CHECK(world.linearVelocity(ball).x == doctest::Approx(3.0f));
+}
+
+TEST_CASE("contact begin, hit and end events") {
+    World world = makeWorldWithFloor(bruteForceDef());
+    const BodyId ball = createCircle(world, {0.0f, 3.0f}, 0.5f);
+    int begins = 0, hits = 0;
+    float hitSpeed = 0.0f;
+    for (int i = 0; i < 120; ++i) {
+        world.step(kDefaultTimeStep);
+        begins += static_cast<int>(world.contactEvents().begin.size());
+        for (const ContactHitEvent& hit : world.contactEvents().hit) {
+            ++hits;
+            hitSpeed = hit.approachSpeed;
+            CHECK(hit.normal.y != 0.0f);
+        }
+    }
+    CHECK(begins == 1);
+    CHECK(hits == 1);
+    // Fell 2.5 m: v = sqrt(2 g h) ≈ 7.07 m/s.
+    CHECK(hitSpeed == doctest::Approx(7.07f).epsilon(0.05));
+    world.destroyBody(ball);
+    world.step(kDefaultTimeStep);
+    CHECK(world.contactEvents().end.size() == 1);
+    world.step(kDefaultTimeStep);
+    CHECK(world.contactEvents().end.empty());
+}

@@ -1,0 +1,49 @@
+// Handles: destroyed ids stay invalid forever and never alias; ids of another world are refused.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <vector>
+
+#include "rigid2d/testing.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::testing;
+
+TEST_CASE("a destroyed body's id is invalid and never aliases a new body") {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::BruteForce;
+    World world(def);
+    const BodyId first = createCircle(world, {0.0f, 0.0f}, 0.5f);
+    ShapeId firstShape;
+    world.forEachShape(first, [&](ShapeId s) { firstShape = s; });
+    CHECK(world.isValid(first));
+    world.destroyBody(first);
+    CHECK_FALSE(world.isValid(first));
+    CHECK_FALSE(world.isValid(firstShape));
+    std::vector<BodyId> later;
+    for (int i = 0; i < 100; ++i) {
+        const BodyId b = createCircle(world, {0.0f, static_cast<float>(i)}, 0.5f);
+        CHECK(b != first);
+        later.push_back(b);
+        if (i % 2 == 0) world.destroyBody(b);
+    }
+    CHECK_FALSE(world.isValid(first));
+    CHECK_THROWS_AS((void)world.position(first), Error);
+    CHECK_THROWS_AS(world.destroyBody(first), Error);
+    CHECK_THROWS_AS(world.destroyShape(firstShape), Error);
+    std::set<BodyId> unique(later.begin(), later.end());
+    CHECK(unique.size() == later.size());
+    CHECK_FALSE(world.isValid(BodyId{}));
+    CHECK(world.bodyCount() == 50);
+}
+
+TEST_CASE("an id from another world is refused") {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::BruteForce;
+    World a(def), b(def);
+    const BodyId inA = createCircle(a, {0.0f, 0.0f}, 0.5f);
+    createCircle(b, {0.0f, 0.0f}, 0.5f);
+    CHECK(a.isValid(inA));
+    CHECK_FALSE(b.isValid(inA));
+    CHECK_THROWS_AS(b.setLinearVelocity(inA, {1.0f, 0.0f}), Error);
+}
