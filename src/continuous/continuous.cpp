@@ -3,12 +3,18 @@
 // box; the body goes back to the earliest time of impact, stopping linearSlop short of the
 // surface. Its velocity is kept: next step the (speculative) contact takes over.
 //
+// A shape that starts the step already touching a static shape (time of impact 0) is left to
+// the contact solver: stopping it there would pin a bullet to every wall it slides along or rests
+// against. What must still not happen is its centre passing through, so against such a shape the
+// sweep uses the shape's core instead, a circle of half its smallest extent about its centre.
+//
 //   for each awake dynamic bullet that moved:
 //       t = 1
 //       for each non-sensor shape: for each static shape in query(swept box):
 //           t = min(t, timeOfImpact(shape at start, translation, static shape, linearSlop))
 //       if t < 1: centre = start + t * translation
 #include <algorithm>
+#include <cmath>
 
 #include "geometry/time_of_impact.hpp"
 #include "world/world_state.hpp"
@@ -23,6 +29,18 @@ WorldShape toWorldShape(const PlacedShape& shape) {
     out.radius = shape.radius;
     out.halfExtents = shape.halfExtents;
     return out;
+}
+
+float bulletTimeOfImpact(const WorldShape& moving, Vec2 translation, const WorldShape& fixed,
+                         float linearSlop) {
+    const float t = timeOfImpact(moving, translation, fixed, linearSlop);
+    if (t > 0.0f) return t;
+    WorldShape core;
+    core.center = moving.center;
+    core.radius = 0.5f * (moving.isCircle ? moving.radius
+                                          : std::fmin(moving.halfExtents.x, moving.halfExtents.y));
+    const float coreT = timeOfImpact(core, translation, fixed, 0.0f);
+    return coreT > 0.0f ? coreT : 1.0f; // a core already inside: nothing a sweep can save
 }
 } // namespace
 
@@ -51,8 +69,8 @@ void WorldState::solveContinuous() {
                 const Shape& fixed = shapes[other];
                 if (bodies[fixed.body].type != BodyType::Static || fixed.isSensor) return true;
                 if (!shouldCollide(s, other)) return true;
-                const float t =
-                    timeOfImpact(moving, translation, toWorldShape(placed(other)), def.linearSlop);
+                const float t = bulletTimeOfImpact(moving, translation, toWorldShape(placed(other)),
+                                                   def.linearSlop);
                 earliest = std::min(earliest, t);
                 return true;
             });

@@ -1,5 +1,6 @@
 // Continuous collision: a 0.1 m circle at 400 m/s does not pass a 0.1 m wall when it is a bullet
-// (and does pass it when it is not, which shows the test can fail).
+// (and does pass it when it is not, which shows the test can fail); a bullet that touches a wall
+// is not pinned to it.
 #include <doctest/doctest.h>
 
 #include "rigid2d/testing.hpp"
@@ -34,4 +35,46 @@ float finalX(bool bullet, BroadPhaseType broadPhase) {
 TEST_CASE("a bullet circle at 400 m/s does not pass a 0.1 m wall") {
     CHECK(finalX(true, BroadPhaseType::BruteForce) <= 5.0f - 0.05f + 1e-3f);
     CHECK(finalX(false, BroadPhaseType::BruteForce) > 5.1f);
+}
+
+TEST_CASE("a bullet resting against a wall slides down it under gravity, not pinned") {
+    for (BroadPhaseType type : {BroadPhaseType::BruteForce, BroadPhaseType::SpatialHash}) {
+        WorldDef def;
+        def.broadPhase = type;
+        World world(def);
+        createBox(world, {0.05f, 0.0f}, {0.05f, 20.0f}, ShapeDef{}, BodyType::Static);
+        BodyDef bodyDef;
+        bodyDef.type = BodyType::Dynamic;
+        bodyDef.position = {-0.25f, 10.0f}; // touching the wall's face at x = 0
+        bodyDef.linearVelocity = {50.0f, 0.0f};
+        bodyDef.bullet = true;
+        const BodyId ball = world.createBody(bodyDef);
+        ShapeDef shape;
+        shape.friction = 0.0f;
+        world.createCircle(ball, shape, Circle{{0.0f, 0.0f}, 0.25f});
+        stepFor(world, 1.0f);
+        // Free fall for 1 s is 5 m; the frictionless wall must not hold the ball up.
+        CHECK(world.position(ball).y < 10.0f - 4.5f);
+        CHECK(world.position(ball).x <= -0.25f + 0.01f);
+    }
+}
+
+TEST_CASE("a bullet box already touching a thin wall does not pass through it") {
+    WorldDef def;
+    def.gravity = {0.0f, 0.0f};
+    World world(def);
+    createBox(world, {0.05f, 0.0f}, {0.05f, 2.0f}, ShapeDef{}, BodyType::Static);
+    BodyDef bodyDef;
+    bodyDef.type = BodyType::Dynamic;
+    bodyDef.position = {-0.2f, 0.0f}; // face at x = 0: touching
+    bodyDef.bullet = true;
+    const BodyId box = world.createBody(bodyDef);
+    world.createBox(box, ShapeDef{}, Box{{0.0f, 0.0f}, {0.2f, 0.2f}});
+    world.setLinearVelocity(box, {600.0f, 0.0f});
+    float maxX = -1.0f;
+    for (int i = 0; i < 20; ++i) {
+        world.step(kDefaultTimeStep);
+        maxX = std::max(maxX, world.position(box).x);
+    }
+    CHECK(maxX < 0.1f);
 }
