@@ -6,12 +6,9 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
-file(READ ${README} readme)
-string(REGEX MATCH "<!-- embed-example -->[^`]*```cpp\n(.*)```[^`]*<!-- /embed-example -->" _ "${readme}")
-if(NOT CMAKE_MATCH_1)
-  message(FATAL_ERROR "README.md has no embed-example cpp block")
-endif()
-file(WRITE ${WORK_DIR}/example/main.cpp "${CMAKE_MATCH_1}")
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/Rigid2dReadmeBlock.cmake)
+rigid2d_readme_block(${README} embed-example example)
+file(WRITE ${WORK_DIR}/example/main.cpp "${example}")
 
 set(configure_args -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build -DEXAMPLE_MAIN=${WORK_DIR}/example/main.cpp)
 if(RIGID2D_BINARY_DIR)
