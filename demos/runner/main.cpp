@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "file_scene.hpp"
 #include "frame.hpp"
 #include "gif_writer.hpp"
@@ -59,76 +60,50 @@ struct Options {
 };
 
 [[noreturn]] void usageError(const std::string& message) {
-    std::cerr << "rigid2d-demo: " << message << "\n" << kUsage;
-    std::exit(2);
-}
-
-int toInt(const std::string& text, const char* what) {
-    try {
-        std::size_t used = 0;
-        const int value = std::stoi(text, &used);
-        if (used == text.size()) return value;
-    } catch (const std::exception&) {
-    }
-    usageError(std::string(what) + " wants an integer, got '" + text + "'");
+    commandLineError("rigid2d-demo", kUsage, message);
 }
 
 Options parse(int argc, char** argv) {
     Options options;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) usageError(arg + " needs a value");
-            return argv[++i];
-        };
-        if (arg == "--scene")
-            options.scene = value();
-        else if (arg == "--broadphase") {
-            try {
-                options.broadPhase = broadPhaseTypeFromString(value());
-            } catch (const Error& e) {
-                usageError(e.what());
-            }
-        } else if (arg == "--seconds") {
-            const std::string text = value();
-            char* end = nullptr;
-            options.seconds = std::strtof(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0' || !(options.seconds > 0.0f) ||
-                options.seconds > 3600.0f)
-                usageError("--seconds wants a number in (0, 3600], got '" + text + "'");
-        } else if (arg == "--size")
-            options.size = toInt(value(), "--size");
-        else if (arg == "--out")
-            options.out = value();
-        else if (arg == "--frames")
-            options.frames = value();
-        else if (arg == "--contacts")
+    CommandLine line("rigid2d-demo", kUsage, argc, argv);
+    while (line.next()) {
+        const std::string& flag = line.flag();
+        if (flag == "--scene")
+            options.scene = line.text();
+        else if (flag == "--broadphase")
+            options.broadPhase = line.broadPhase();
+        else if (flag == "--seconds")
+            options.seconds = line.number(0.0f, 3600.0f);
+        else if (flag == "--size")
+            options.size = line.integer();
+        else if (flag == "--out")
+            options.out = line.text();
+        else if (flag == "--frames")
+            options.frames = line.text();
+        else if (flag == "--contacts")
             options.frame.contacts = true;
-        else if (arg == "--aabbs")
+        else if (flag == "--aabbs")
             options.frame.aabbs = true;
-        else if (arg == "--no-overlay")
+        else if (flag == "--no-overlay")
             options.frame.broadPhase = false;
-        else if (arg == "--no-panel")
+        else if (flag == "--no-panel")
             options.frame.panel = false;
-        else if (arg == "--no-gif")
+        else if (flag == "--no-gif")
             options.gif = false;
-        else if (arg == "--save")
-            options.save = value();
-        else if (arg == "--width")
-            options.width = toInt(value(), "--width");
-        else if (arg == "--height")
-            options.height = toInt(value(), "--height");
-        else if (arg == "--list")
+        else if (flag == "--save")
+            options.save = line.text();
+        else if (flag == "--width")
+            options.width = line.integer();
+        else if (flag == "--height")
+            options.height = line.integer();
+        else if (flag == "--list")
             options.list = true;
-        else if (arg == "--help" || arg == "-h") {
-            std::cout << kUsage;
-            std::exit(0);
-        } else
-            usageError("unknown argument '" + arg + "'");
+        else
+            line.unknown();
     }
     if (options.width < 64 || options.height < 64 || options.width > 8192 || options.height > 8192)
-        usageError("--width and --height must be in [64, 8192]");
-    if (options.size < 0) usageError("--size must be > 0");
+        line.fail("--width and --height must be in [64, 8192]");
+    if (options.size < 0) line.fail("--size must be > 0");
     return options;
 }
 
@@ -143,10 +118,10 @@ std::set<int> pickFrames(const std::string& list, int lastStep) {
     while (start <= list.size()) {
         const std::size_t comma = std::min(list.find(',', start), list.size());
         const std::string item = list.substr(start, comma - start);
-        const int step = item == "last" ? lastStep : toInt(item, "--frames");
-        if (step < 0 || step > lastStep)
-            usageError("--frames: step " + item + " is outside 0.." + std::to_string(lastStep));
-        frames.insert(step);
+        const std::optional<int> step = item == "last" ? lastStep : parseInt(item);
+        if (!step || *step < 0 || *step > lastStep)
+            usageError("--frames: '" + item + "' is not a step in 0.." + std::to_string(lastStep));
+        frames.insert(*step);
         start = comma + 1;
     }
     return frames;

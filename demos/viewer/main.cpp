@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "command_line.hpp"
 #include "file_scene.hpp"
 #include "frame.hpp"
 #include "imgui_sdl_renderer.hpp"
@@ -45,61 +46,36 @@ struct ViewerOptions {
     std::string screenshot;
 };
 
-[[noreturn]] void usageError(const std::string& message) {
-    std::cerr << "rigid2d-viewer: " << message << "\n" << kUsage;
-    std::exit(2);
-}
-
-int toInt(const std::string& text, const char* what) {
-    try {
-        std::size_t used = 0;
-        const int value = std::stoi(text, &used);
-        if (used == text.size()) return value;
-    } catch (const std::exception&) {
-    }
-    usageError(std::string(what) + " wants an integer, got '" + text + "'");
-}
-
 ViewerOptions parse(int argc, char** argv) {
     ViewerOptions options;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) usageError(arg + " needs a value");
-            return argv[++i];
-        };
-        if (arg == "--scene")
-            options.scene = value();
-        else if (arg == "--size")
-            options.size = toInt(value(), "--size");
-        else if (arg == "--broadphase") {
-            try {
-                options.broadPhase = broadPhaseTypeFromString(value());
-            } catch (const Error& e) {
-                usageError(e.what());
-            }
-        } else if (arg == "--width")
-            options.width = toInt(value(), "--width");
-        else if (arg == "--height")
-            options.height = toInt(value(), "--height");
-        else if (arg == "--frames")
-            options.frames = toInt(value(), "--frames");
-        else if (arg == "--screenshot")
-            options.screenshot = value();
-        else if (arg == "--help" || arg == "-h") {
-            std::cout << kUsage;
-            std::exit(0);
-        } else
-            usageError("unknown argument '" + arg + "'");
+    CommandLine line("rigid2d-viewer", kUsage, argc, argv);
+    while (line.next()) {
+        const std::string& flag = line.flag();
+        if (flag == "--scene")
+            options.scene = line.text();
+        else if (flag == "--size")
+            options.size = line.integer();
+        else if (flag == "--broadphase")
+            options.broadPhase = line.broadPhase();
+        else if (flag == "--width")
+            options.width = line.integer();
+        else if (flag == "--height")
+            options.height = line.integer();
+        else if (flag == "--frames")
+            options.frames = line.integer();
+        else if (flag == "--screenshot")
+            options.screenshot = line.text();
+        else
+            line.unknown();
     }
     if (!findScene(options.scene) && !options.scene.ends_with(".json"))
-        usageError("no scene called '" + options.scene + "' (a scene file must end in .json)");
+        line.fail("no scene called '" + options.scene + "' (a scene file must end in .json)");
     if (options.width < 320 || options.height < 240 || options.width > 8192 ||
         options.height > 8192)
-        usageError("--width/--height must be at least 320 x 240");
-    if (options.frames < 0 || options.size < 0) usageError("--frames and --size must be >= 0");
+        line.fail("--width/--height must be at least 320 x 240");
+    if (options.frames < 0 || options.size < 0) line.fail("--frames and --size must be >= 0");
     if (!options.screenshot.empty() && options.frames == 0)
-        usageError("--screenshot needs --frames N");
+        line.fail("--screenshot needs --frames N");
     return options;
 }
 
