@@ -83,8 +83,8 @@ class BroadPhase {
 public:
     virtual ~BroadPhase() = default;
 
-    /// Stores `box` and returns its id. Throws `Error` for a NaN/infinite coordinate or lower >
-    /// upper.
+    /// Stores `box` and returns its id. Throws `Error` for a NaN/infinite coordinate or a lower
+    /// corner above the upper one.
     virtual ProxyId insert(const AABB& box, std::uint64_t userData) = 0;
     /// Replaces the box of `proxy`. Throws `Error` for a bad box or an unknown/removed id.
     virtual void move(ProxyId proxy, const AABB& box) = 0;
