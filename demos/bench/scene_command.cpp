@@ -3,6 +3,7 @@
 // memory. Only World::step is timed (not loading the file, building the world or writing the
 // final state).
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -60,6 +61,7 @@ struct SceneRun {
     StageMeans stages;
     double setupMs = 0;
     int awakeDynamicBodies = 0;
+    long worldKilobytes = 0; ///< growth of the peak resident set while building and stepping
 };
 
 SceneOptions parseOptions(int argc, char** argv) {
@@ -93,6 +95,7 @@ SceneOptions parseOptions(int argc, char** argv) {
 SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options, int steps,
                  bool writeFinalState) {
     SceneRun run;
+    const long residentBefore = currentResidentKilobytes();
     const auto setupStart = Clock::now();
     World world({.gravity = scene.gravity, .broadPhase = options.broadPhase});
     const std::vector<BodyId> bodies = scene_file::buildScene(scene, world);
@@ -106,6 +109,7 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
         stepMs.push_back(millisecondsBetween(start, Clock::now()));
         run.stages.add(world.stats());
     }
+    run.worldKilobytes = std::max(0L, peakResidentKilobytes() - residentBefore);
     run.step = summarize(std::move(stepMs));
     run.stages.divide(steps);
     for (BodyId body : bodies)
@@ -125,11 +129,11 @@ std::string formatReport(const scene_file::SceneDesc& scene, const SceneOptions&
         "\"steps\": %d, \"ms_per_step\": {%s}, \"total_ms\": %.3f, \"awake_dynamic_bodies\": %d, "
         "\"stage_ms_mean\": {\"integrate\": %.4f, \"broad_phase\": %.4f, \"pairs\": %.4f, "
         "\"contacts\": %.4f, \"solve\": %.4f, \"continuous\": %.4f, \"sleep\": %.4f}, "
-        "\"setup_ms\": %.3f, \"peak_rss_kb\": %ld",
+        "\"setup_ms\": %.3f, \"peak_rss_kb\": %ld, \"world_rss_kb\": %ld",
         scene.name.c_str(), std::string(toString(options.broadPhase)).c_str(), scene.bodies.size(),
         steps, statsFields(run.step).c_str(), run.step.total, run.awakeDynamicBodies, st.integrate,
         st.broadPhase, st.pairs, st.contacts, st.solve, st.continuous, st.sleep, run.setupMs,
-        peakResidentKilobytes());
+        peakResidentKilobytes(), run.worldKilobytes);
     return buffer + repeatField(means) + "}";
 }
 

@@ -1,6 +1,7 @@
 #include "timing.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -56,6 +57,14 @@ std::string statsFields(const TimeStats& stats) {
 long peakResidentKilobytes() {
     rusage usage{};
     return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0; // Linux: kB
+}
+
+long currentResidentKilobytes() {
+    std::ifstream statm("/proc/self/statm");
+    long pages = 0, resident = 0;
+    if (!(statm >> pages >> resident)) return 0;
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    return pageSize > 0 ? resident * (pageSize / 1024) : 0;
 }
 
 int emitReport(std::string_view command, const std::string& line, const std::string& jsonOut) {

@@ -37,6 +37,8 @@ struct TimeStats {
 
 /// The process's peak resident set so far, in kB (getrusage), or 0 where unknown.
 [[nodiscard]] long peakResidentKilobytes();
+/// The process's resident set now, in kB (/proc/self/statm), or 0 where unknown.
+[[nodiscard]] long currentResidentKilobytes();
 
 /// Prints the report line on stdout and, when `jsonOut` is not empty, writes it to that file.
 /// Returns the exit code: 0, or 1 (with a message naming `command`) if the file cannot be written.
