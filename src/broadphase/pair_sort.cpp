@@ -82,4 +82,28 @@ void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch) {
     }
 }
 
+// LSD radix sort with as many 11-bit digits as `bound` needs, ping-ponging with `scratch`.
+void sortIndices(std::vector<std::uint32_t>& values, std::vector<std::uint32_t>& scratch,
+                 std::uint32_t bound) {
+    const std::size_t n = values.size();
+    if (n < kRadixMinimum) {
+        std::sort(values.begin(), values.end());
+        return;
+    }
+    const int bits = std::max(1, static_cast<int>(std::bit_width(bound)));
+    scratch.resize(n);
+    for (int shift = 0; shift < bits; shift += kDigitBits) {
+        std::array<std::uint32_t, kDigitCount> count{};
+        for (std::uint32_t v : values) ++count[(v >> shift) & (kDigitCount - 1)];
+        std::uint32_t offset = 0;
+        for (auto& c : count) {
+            const std::uint32_t k = c;
+            c = offset;
+            offset += k;
+        }
+        for (std::uint32_t v : values) scratch[count[(v >> shift) & (kDigitCount - 1)]++] = v;
+        values.swap(scratch);
+    }
+}
+
 } // namespace rigid2d::detail
