@@ -50,7 +50,7 @@ void UniformGrid::configure(float cellSize) {
     m_count.assign(slots, 0);
     m_occupied.clear();
     m_entries.clear();
-    m_primary.clear();
+    m_flags.clear();
     m_overflow.clear();
     const auto& live = m_proxies.liveFlags();
     for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
@@ -115,19 +115,24 @@ std::size_t UniformGrid::countCells() {
     std::uint32_t* count = m_count.data();
     m_overflow.clear();
     m_sizes.clear();
-    m_visits.resize(m_order.size() + m_dirtyList.size());
+    // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
+    if (m_visits.size() < m_order.size() + m_dirtyList.size())
+        m_visits.resize(m_order.size() + m_dirtyList.size());
     Visit* visits = m_visits.data();
     std::size_t visited = 0;
+    std::uint32_t sized = 0;
     // Up to four cells become occupied per proxy on the fast path: room for that many per
     // candidate, so the appends below need no capacity check (the slow path checks).
-    m_touched.resize(4 * (m_order.size() + m_dirtyList.size()) + 4);
+    if (m_touched.size() < 4 * (m_order.size() + m_dirtyList.size()) + 4)
+        m_touched.resize(4 * (m_order.size() + m_dirtyList.size()) + 4);
     std::uint32_t* touched = m_touched.data();
     std::size_t occupied = 0;
     // Inlined by hand: this body runs for every proxy every frame.
     forEachInFilingOrder([&](std::uint32_t id) __attribute__((always_inline)) {
         if (live[id] == 0) return;
         const AABB& box = boxes[id];
-        m_sizes.add(box);
+        m_sizes.addUncounted(box);
+        ++sized;
         if (!contains(bounds, box)) {
             m_overflow.push_back(id);
             return;
@@ -170,7 +175,8 @@ std::size_t UniformGrid::countCells() {
             }
         }
     });
-    m_visits.resize(visited);
+    m_visitCount = visited;
+    m_sizes.addToTotal(sized);
     return occupied;
 }
 
@@ -216,36 +222,50 @@ void UniformGrid::file() {
     for (std::uint32_t c : m_occupied) total += m_count[c];
 
     // Pass 2, scatter, in the same order, with m_begin as the cursors (restored below). Each
-    // proxy's entry in its lower-left cell is flagged "primary": those, in cell order, are the
-    // next filing order.
+    // entry is flagged with where its cell lies in its proxy's range: kLaterColumn, kLaterRow.
+    // Flag 0 marks the proxy's lower-left ("primary") entry: those, in cell order, are the next
+    // filing order.
     const auto columns = static_cast<std::size_t>(m_columns);
     m_entries.resize(total + 1);
-    m_primary.assign(total + 1, 0);
+    m_flags.resize(total + 1);
     CellEntry* entries = m_entries.data();
-    std::uint8_t* primary = m_primary.data();
+    std::uint8_t* flags = m_flags.data();
     std::uint32_t* begin = m_begin.data();
     // Writes of the zero-width parts of the 2 x 2 fast path go to a sink entry past the end
     // (the cursor they read may be a stale one of an unoccupied cell; it is not used).
     const auto sink = static_cast<std::uint32_t>(total);
-    for (const Visit& v : m_visits) {
+    for (std::size_t k = 0; k < m_visitCount; ++k) {
+        const Visit& v = m_visits[k];
         std::uint32_t* cell = begin + v.cell;
-        primary[cell[0]] = 1;
         const std::uint32_t w = v.width;
         const std::uint32_t h = v.height;
         if ((w | h) <= 1) {
             const std::uint32_t wh = w & h;
+            flags[cell[0]] = 0;
             entries[cell[0]++] = v.entry;
-            entries[w != 0 ? cell[1] : sink] = v.entry;
+            const std::uint32_t right = w != 0 ? cell[1] : sink;
+            flags[right] = kLaterColumn;
+            entries[right] = v.entry;
             cell[1] += w;
-            entries[h != 0 ? cell[columns] : sink] = v.entry;
+            const std::uint32_t up = h != 0 ? cell[columns] : sink;
+            flags[up] = kLaterRow;
+            entries[up] = v.entry;
             cell[columns] += h;
-            entries[wh != 0 ? cell[columns + 1] : sink] = v.entry;
+            const std::uint32_t diagonal = wh != 0 ? cell[columns + 1] : sink;
+            flags[diagonal] = kLaterColumn | kLaterRow;
+            entries[diagonal] = v.entry;
             cell[columns + 1] += wh;
             continue;
         }
-        for (std::uint32_t y = 0; y <= h; ++y, cell += columns)
-            for (std::uint32_t x = 0; x <= w; ++x) entries[cell[x]++] = v.entry;
+        for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {
+            for (std::uint32_t x = 0; x <= w; ++x) {
+                flags[cell[x]] = static_cast<std::uint8_t>((x != 0 ? kLaterColumn : 0) |
+                                                           (y != 0 ? kLaterRow : 0));
+                entries[cell[x]++] = v.entry;
+            }
+        }
     }
+    m_flags.pop_back();
     m_entries.pop_back(); // the sink
     for (std::uint32_t c : m_occupied) begin[c] -= m_count[c];
 
@@ -262,35 +282,34 @@ void UniformGrid::file() {
 std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& write) {
     CellEntry* e = m_entries.data() + m_begin[cell];
     const std::uint32_t n = m_count[cell];
-    const std::uint8_t* primary = m_primary.data() + m_begin[cell];
+    const std::uint8_t* flags = m_flags.data() + m_begin[cell];
     std::uint32_t* order = m_order.data() + m_ordered;
     for (std::uint32_t i = 0; i < n; ++i) {
         *order = e[i].id;
-        order += primary[i];
+        order += flags[i] == 0 ? 1 : 0;
     }
     m_ordered = static_cast<std::size_t>(order - m_order.data());
     if (n < 2) return 0;
-    const CellMapping& mapping = m_mapping;
-    const auto columns = static_cast<std::uint32_t>(m_columns);
-    const auto owns = [&](const AABB& a, const AABB& b) {
-        const CellRange r = mapping.rangeOfInside(
-            {{std::max(a.lower.x, b.lower.x), std::max(a.lower.y, b.lower.y)}, {0.0f, 0.0f}});
-        return static_cast<std::uint32_t>(r.y0) * columns + static_cast<std::uint32_t>(r.x0) ==
-               cell;
-    };
+    // The pair is this cell's when the intersection's lower-left corner is in it: unless both
+    // boxes start in an earlier column, or both in an earlier row (exactly the filing's cells,
+    // no float recomputation).
     if (n > kSweepThreshold) {
-        std::sort(e, e + n, [](const CellEntry& a, const CellEntry& b) {
-            return a.box.lower.x < b.box.lower.x;
+        // Crowded: sort by lower x (with the flags alongside) and sweep.
+        m_sweep.clear();
+        for (std::uint32_t i = 0; i < n; ++i) m_sweep.push_back({e[i], flags[i]});
+        std::sort(m_sweep.begin(), m_sweep.end(), [](const SweepEntry& a, const SweepEntry& b) {
+            return a.entry.box.lower.x < b.entry.box.lower.x;
         });
+        const SweepEntry* se = m_sweep.data();
         std::size_t tests = 0;
         for (std::uint32_t i = 0; i + 1 < n; ++i) {
-            const CellEntry& p = e[i];
-            for (std::uint32_t j = i + 1; j < n && e[j].box.lower.x <= p.box.upper.x; ++j) {
-                const CellEntry& q = e[j];
+            const AABB& p = se[i].entry.box;
+            for (std::uint32_t j = i + 1; j < n && se[j].entry.box.lower.x <= p.upper.x; ++j) {
+                const AABB& q = se[j].entry.box;
                 ++tests;
-                if (q.box.lower.y <= p.box.upper.y && p.box.lower.y <= q.box.upper.y &&
-                    owns(p.box, q.box))
-                    *write++ = orderedPair(p.id, q.id);
+                if (q.lower.y <= p.upper.y && p.lower.y <= q.upper.y &&
+                    (se[i].flags & se[j].flags) == 0)
+                    *write++ = orderedPair(se[i].entry.id, se[j].entry.id);
             }
         }
         return tests;
@@ -303,7 +322,7 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& write) {
             const CellEntry& q = e[j];
             const bool keep = (p.box.lower.x <= q.box.upper.x) & (q.box.lower.x <= p.box.upper.x) &
                               (p.box.lower.y <= q.box.upper.y) & (q.box.lower.y <= p.box.upper.y) &
-                              owns(p.box, q.box);
+                              ((flags[i] & flags[j]) == 0);
             *write = orderedPair(p.id, q.id);
             write += keep ? 1 : 0;
         }
@@ -320,7 +339,7 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
     std::size_t room = 0;
     for (std::uint32_t c : m_occupied) room += std::size_t{m_count[c]} * (m_count[c] - 1) / 2;
     if (m_candidates.size() < room) m_candidates.resize(room);
-    m_order.resize(m_visits.size() + m_overflow.size() + 1);
+    m_order.resize(m_visitCount + m_overflow.size() + 1);
     m_ordered = 0;
     ProxyPair* write = m_candidates.data();
     std::size_t tests = 0;
@@ -411,7 +430,7 @@ BroadPhaseStats UniformGrid::stats() const {
                     (m_begin.capacity() + m_count.capacity() + m_occupied.capacity() +
                      m_touched.capacity() + m_cellSortScratch.capacity()) *
                         sizeof(std::uint32_t) +
-                    m_visits.capacity() * sizeof(Visit) + m_primary.capacity() +
+                    m_visits.capacity() * sizeof(Visit) + m_flags.capacity() +
                     m_candidates.capacity() * sizeof(ProxyPair) +
                     m_entries.capacity() * sizeof(CellEntry) +
                     m_overflow.capacity() * sizeof(std::uint32_t) + m_dirty.capacity() +

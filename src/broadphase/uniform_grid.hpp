@@ -125,13 +125,23 @@ private:
     std::vector<std::uint32_t> m_touched;  ///< file() scratch: cells as they become occupied
     std::vector<std::uint32_t> m_cellSortScratch;
     std::vector<CellEntry> m_entries;
-    std::vector<std::uint8_t> m_primary; ///< per entry: the proxy's lower-left cell
+    /// Per entry: kLaterColumn / kLaterRow when its cell is not in the first column / row of its
+    /// proxy's range (0: the proxy's lower-left cell).
+    static constexpr std::uint8_t kLaterColumn = 1;
+    static constexpr std::uint8_t kLaterRow = 2;
+    std::vector<std::uint8_t> m_flags;
+    struct SweepEntry {
+        CellEntry entry;
+        std::uint8_t flags;
+    };
+    std::vector<SweepEntry> m_sweep; ///< findPairs scratch for crowded cells
     struct Visit {
         CellEntry entry;
         std::uint32_t cell;          ///< index of the lower-left cell
         std::uint32_t width, height; ///< cells spanned beyond the first, per axis
     };
-    std::vector<Visit> m_visits; ///< file() scratch: the proxies to scatter, in visiting order
+    std::vector<Visit> m_visits;  ///< file() scratch: the proxies to scatter, in visiting order
+    std::size_t m_visitCount = 0; ///< the part of m_visits the last count filled
     std::vector<std::uint32_t> m_overflow; ///< live, clean proxies not inside the bounds
     // Every proxy live at the last file(), in the order of its lower-left cell then; a proxy
     // inserted since is not in it (m_inOrder[id] == 0) and is visited from the dirty list.
