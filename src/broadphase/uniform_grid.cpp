@@ -145,7 +145,7 @@ std::size_t UniformGrid::countCells() {
         visits[visited++] = {{box, id}, first, w, h};
         std::uint32_t* cell = count + first;
         if ((w | h) <= 1) {
-            // Up to 2 x 2 cells, the common case when cells are twice the median extent:
+            // Up to 2 x 2 cells, the common case when cells exceed the median extent:
             // branch-free (the arrays are padded so the zero additions stay in bounds). A cell
             // is noted when its count leaves 0; the slot is overwritten when it does not.
             const std::uint32_t wh = w & h;
