@@ -69,12 +69,12 @@ struct BroadPhaseConfig {
 /// `findPairs` (or since creation).
 struct BroadPhaseStats {
     std::size_t proxies = 0;
-    std::size_t cells = 0;        ///< grid cells / hash buckets / tree nodes / endpoints in use
-    std::size_t overflow = 0;     ///< grid: proxies in the overflow list
-    std::size_t overlapTests = 0; ///< box-box tests in the last findPairs
-    std::size_t memoryBytes = 0;  ///< bytes held by the structure
-    float cellSize = 0.0f;        ///< grid/hash: current cell edge (finest level for hierarchical)
-    int levels = 0;               ///< hierarchical_hash: levels in use; tree: height
+    std::size_t cells = 0;         ///< grid cells / hash buckets / tree nodes / endpoints in use
+    std::size_t overflow = 0;      ///< grid: proxies in the overflow list
+    std::size_t overlapTests = 0;  ///< box-box tests in the last findPairs
+    std::size_t memoryBytes = 0;   ///< bytes held by the structure
+    float cellSize = 0.0f;         ///< grid/hash: current cell edge (finest level for hierarchical)
+    int levels = 0;                ///< hierarchical_hash: levels in use; tree: height
 };
 
 /// Stores axis-aligned boxes ("proxies") exactly as given — the world adds any margin before it
@@ -84,8 +84,7 @@ class BroadPhase {
 public:
     virtual ~BroadPhase() = default;
 
-    /// Stores `box` and returns its id. Throws `Error` for a NaN/infinite coordinate or lower >
-    /// upper.
+    /// Stores `box` and returns its id. Throws `Error` for a NaN/infinite coordinate or lower > upper.
     virtual ProxyId insert(const AABB& box, std::uint64_t userData) = 0;
     /// Replaces the box of `proxy`. Throws `Error` for a bad box or an unknown/removed id.
     virtual void move(ProxyId proxy, const AABB& box) = 0;
