@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
@@ -320,23 +321,47 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
         writeEnd = write;
         return tests;
     }
+#if defined(__SSE2__)
+    // Few entries: the cell transposed into padded columns, then each entry against the later
+    // ones four at a time (one compare per interval bound); the rare hits are then checked for
+    // ownership one by one. Padding lanes have an empty interval and never overlap.
+    alignas(16) float lowX[kSweepThreshold + 4];
+    alignas(16) float lowY[kSweepThreshold + 4];
+    alignas(16) float highX[kSweepThreshold + 4];
+    alignas(16) float highY[kSweepThreshold + 4];
+    for (std::uint32_t k = 0; k < n; ++k) {
+        lowX[k] = e[k].box.lower.x;
+        lowY[k] = e[k].box.lower.y;
+        highX[k] = e[k].box.upper.x;
+        highY[k] = e[k].box.upper.y;
+    }
+    for (std::uint32_t k = n; k < n + 4; ++k) {
+        lowX[k] = lowY[k] = std::numeric_limits<float>::infinity();
+        highX[k] = highY[k] = -std::numeric_limits<float>::infinity();
+    }
+    for (std::uint32_t i = 0; i + 1 < n; ++i) {
+        const __m128 pLowX = _mm_set1_ps(lowX[i]);
+        const __m128 pLowY = _mm_set1_ps(lowY[i]);
+        const __m128 pHighX = _mm_set1_ps(highX[i]);
+        const __m128 pHighY = _mm_set1_ps(highY[i]);
+        for (std::uint32_t j = i + 1; j < n; j += 4) {
+            const __m128 x = _mm_and_ps(_mm_cmple_ps(pLowX, _mm_loadu_ps(highX + j)),
+                                        _mm_cmple_ps(_mm_loadu_ps(lowX + j), pHighX));
+            const __m128 y = _mm_and_ps(_mm_cmple_ps(pLowY, _mm_loadu_ps(highY + j)),
+                                        _mm_cmple_ps(_mm_loadu_ps(lowY + j), pHighY));
+            auto hits = static_cast<unsigned>(_mm_movemask_ps(_mm_and_ps(x, y)));
+            while (hits != 0) {
+                const std::uint32_t q = j + static_cast<std::uint32_t>(std::countr_zero(hits));
+                hits &= hits - 1;
+                if ((flags[i] & flags[q]) == 0) *write++ = orderedPair(e[i].id, e[q].id);
+            }
+        }
+    }
+#else
     // Few entries: every pair, branch-free (whether a pair overlaps is a coin toss that the
     // branch predictor loses): each is written and kept by advancing the end.
     for (std::uint32_t i = 0; i + 1 < n; ++i) {
         const CellEntry& p = e[i];
-#if defined(__SSE2__)
-        // The four interval tests as one vector compare: (p.lower, q.lower) <= (q.upper, p.upper).
-        const __m128 pb = _mm_loadu_ps(&p.box.lower.x);
-        for (std::uint32_t j = i + 1; j < n; ++j) {
-            const __m128 qb = _mm_loadu_ps(&e[j].box.lower.x);
-            const __m128 lows = _mm_movelh_ps(pb, qb);  // p.lx, p.ly, q.lx, q.ly
-            const __m128 highs = _mm_movehl_ps(pb, qb); // q.ux, q.uy, p.ux, p.uy
-            const bool keep =
-                (_mm_movemask_ps(_mm_cmple_ps(lows, highs)) == 15) & ((flags[i] & flags[j]) == 0);
-            *write = orderedPair(p.id, e[j].id);
-            write += keep ? 1 : 0;
-        }
-#else
         for (std::uint32_t j = i + 1; j < n; ++j) {
             const CellEntry& q = e[j];
             const bool keep = (p.box.lower.x <= q.box.upper.x) & (q.box.lower.x <= p.box.upper.x) &
@@ -345,8 +370,8 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
             *write = orderedPair(p.id, q.id);
             write += keep ? 1 : 0;
         }
-#endif
     }
+#endif
     writeEnd = write;
     return std::size_t{n} * (n - 1) / 2;
 }
