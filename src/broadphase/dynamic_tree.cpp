@@ -22,7 +22,7 @@ constexpr float kPredictionFactor = 4.0f;
 constexpr float kShrinkRatio = 4.0f;
 // findPairs renumbers the nodes in depth-first order once more than 1/this of them have been
 // reinserted since the last time (reinsertion scatters nodes across the array).
-constexpr std::size_t kRelayoutFraction = 16;
+constexpr std::size_t kRelayoutFraction = 4;
 
 /// The union of two valid boxes (std::fmin in combine() is a library call; no NaN can occur here).
 [[nodiscard]] inline AABB merged(const AABB& a, const AABB& b) noexcept {
@@ -119,7 +119,9 @@ void DynamicTree::move(ProxyId proxy, const AABB& box) {
     const AABB& fat = m_fatOf[index]; // the leaf's box, read here without touching the tree
     if (contains(fat, box)) {
         // Still inside its leaf; reinsert only if the leaf has become far too large for it.
-        if (perimeter(fat) <= kShrinkRatio * perimeter(fatBox(box, {0.0f, 0.0f}))) return;
+        // A fresh fat box (no displacement) adds the margin on all four sides: its perimeter is
+        // the box's times (1 + 2 kMarginRatio), without building it.
+        if (perimeter(fat) <= kShrinkRatio * (1.0f + 2.0f * kMarginRatio) * perimeter(box)) return;
     }
     const AABB newFat = fatBox(box, center(box) - center(previous));
     const std::uint32_t leaf = m_leafOf[index];
@@ -281,35 +283,47 @@ void DynamicTree::rotate(std::uint32_t a) {
 void DynamicTree::collideSubtrees(std::uint32_t a, std::uint32_t b, std::vector<ProxyPair>& out) {
     const Node* nodes = m_nodes.data();
     const AABB* boxes = m_proxies.boxes().data();
-    std::vector<std::uint32_t>& stack = m_pairStack;
-    stack.clear();
-    stack.push_back(a);
-    stack.push_back(b);
+    ++m_overlapTests;
+    if (!touches(nodes[a].box, nodes[b].box)) return;
+    // Only pairs of nodes known to overlap are stacked: a node's two children are tested when
+    // it is split, so their boxes load together rather than one pop after the other. Each pop
+    // pushes at most two pairs, so the stack never holds more than the two heights plus one
+    // pairs (room made by findPairs).
+    std::uint32_t* stack = m_pairStack.data();
+    std::size_t top = 0;
+    stack[top++] = a;
+    stack[top++] = b;
     std::size_t tests = 0;
-    while (!stack.empty()) {
-        const std::uint32_t nb = stack.back();
-        stack.pop_back();
-        const std::uint32_t na = stack.back();
-        stack.pop_back();
+    while (top != 0) {
+        const std::uint32_t nb = stack[--top];
+        const std::uint32_t na = stack[--top];
         const Node& x = nodes[na];
         const Node& y = nodes[nb];
-        ++tests;
-        if (!touches(x.box, y.box)) continue;
-        if (x.isLeaf()) {
-            if (y.isLeaf()) {
-                const std::uint32_t p = x.child2;
-                const std::uint32_t q = y.child2;
-                if (touches(boxes[p], boxes[q]))
-                    out.push_back(p < q ? ProxyPair{ProxyId{p}, ProxyId{q}}
-                                        : ProxyPair{ProxyId{q}, ProxyId{p}});
-                continue;
-            }
-            stack.insert(stack.end(), {na, y.child1, na, y.child2});
-        } else if (y.isLeaf() || perimeter(x.box) >= perimeter(y.box)) {
-            stack.insert(stack.end(), {x.child1, nb, x.child2, nb});
-        } else {
-            stack.insert(stack.end(), {na, y.child1, na, y.child2});
+        const bool splitX = !x.isLeaf() && (y.isLeaf() || perimeter(x.box) >= perimeter(y.box));
+        if (!splitX && y.isLeaf()) {
+            // Two leaves: the exact test of the stored boxes.
+            const std::uint32_t p = x.child2;
+            const std::uint32_t q = y.child2;
+            if (touches(boxes[p], boxes[q]))
+                out.push_back(p < q ? ProxyPair{ProxyId{p}, ProxyId{q}}
+                                    : ProxyPair{ProxyId{q}, ProxyId{p}});
+            continue;
         }
+        const Node& split = splitX ? x : y;
+        const std::uint32_t keep = splitX ? nb : na;
+        const AABB& keepBox = splitX ? y.box : x.box;
+        const std::uint32_t c1 = split.child1;
+        const std::uint32_t c2 = split.child2;
+        const bool touch1 = touches(nodes[c1].box, keepBox);
+        const bool touch2 = touches(nodes[c2].box, keepBox);
+        tests += 2;
+        // Branch-free pushes: the slot is written either way, kept only on a touch.
+        stack[top] = c1;
+        stack[top + 1] = keep;
+        top += touch1 ? 2 : 0;
+        stack[top] = c2;
+        stack[top + 1] = keep;
+        top += touch2 ? 2 : 0;
     }
     m_overlapTests += tests;
 }
@@ -366,6 +380,10 @@ void DynamicTree::findPairs(std::vector<ProxyPair>& out) {
     if (m_movedSinceLayout * kRelayoutFraction > m_nodeCount) relayout();
     // Every leaf pair has exactly one lowest common ancestor: visiting every internal node and
     // colliding its two subtrees finds each overlapping pair once.
+    if (m_root == kNull) return;
+    // Room for the deepest traversal (see collideSubtrees), plus the two slots written past the
+    // top by its branch-free pushes.
+    m_pairStack.resize(4 * (static_cast<std::size_t>(m_nodes[m_root].height) + 2) + 4);
     for (const Node& node : m_nodes) {
         if (node.height > 0) collideSubtrees(node.child1, node.child2, out);
     }
