@@ -384,8 +384,23 @@ void DynamicTree::findPairs(std::vector<ProxyPair>& out) {
     // Room for the deepest traversal (see collideSubtrees), plus the two slots written past the
     // top by its branch-free pushes.
     m_pairStack.resize(4 * (static_cast<std::size_t>(m_nodes[m_root].height) + 2) + 4);
+    const Node* nodes = m_nodes.data();
+    const AABB* boxes = m_proxies.boxes().data();
     for (const Node& node : m_nodes) {
-        if (node.height > 0) collideSubtrees(node.child1, node.child2, out);
+        if (node.height <= 0) continue;
+        const Node& c1 = nodes[node.child1];
+        const Node& c2 = nodes[node.child2];
+        if (c1.isLeaf() && c2.isLeaf()) {
+            // Two sibling leaves (common at the bottom of the tree): their exact boxes directly.
+            ++m_overlapTests;
+            const std::uint32_t p = c1.child2;
+            const std::uint32_t q = c2.child2;
+            if (touches(boxes[p], boxes[q]))
+                out.push_back(p < q ? ProxyPair{ProxyId{p}, ProxyId{q}}
+                                    : ProxyPair{ProxyId{q}, ProxyId{p}});
+            continue;
+        }
+        collideSubtrees(node.child1, node.child2, out);
     }
     sortPairs(out, m_pairScratch);
 }
