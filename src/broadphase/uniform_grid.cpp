@@ -384,7 +384,8 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
     // order, then the overflow).
     std::size_t room = 0;
     for (std::uint32_t c : m_occupied) room += std::size_t{m_count[c]} * (m_count[c] - 1) / 2;
-    if (m_candidates.size() < room) m_candidates.resize(room);
+    // The scalar path writes each tested pair one slot past those kept so far: room for it.
+    if (m_candidates.size() < room + 1) m_candidates.resize(room + 1);
     m_order.resize(m_visitCount + m_overflow.size() + 1);
     m_ordered = 0;
     ProxyPair* write = m_candidates.data();
