@@ -124,6 +124,9 @@ ProxyId DynamicTree::insert(const AABB& box, std::uint64_t userData) {
     m_nodes[leaf] = {m_fatOf[index], kNull, kNull, index, 0};
     m_leafOf[index] = leaf;
     insertLeaf(leaf, m_root);
+    // Inserted leaves scatter across the node array as reinserted ones do: count them toward
+    // the next relayout (after a bulk insert, the first findPairs lays the tree out).
+    ++m_movedSinceLayout;
     return id;
 }
 

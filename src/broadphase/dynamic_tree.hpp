@@ -83,7 +83,7 @@ private:
     std::vector<std::uint32_t> m_pairStack;
     std::vector<ProxyPair> m_pairScratch;
     std::size_t m_overlapTests = 0;
-    std::size_t m_movedSinceLayout = 0; // reinsertions since the last relayout
+    std::size_t m_movedSinceLayout = 0; // insertions and reinsertions since the last relayout
     std::uint64_t m_fattened = 0;       // fat boxes made so far (seeds their margin jitter)
     std::vector<Node> m_layoutNodes;    // relayout scratch
     std::vector<std::uint32_t> m_layoutOrder;
