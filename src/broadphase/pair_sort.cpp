@@ -14,6 +14,9 @@ namespace {
 constexpr std::size_t kRadixMinimum = 256;
 constexpr int kDigitBits = 11;
 constexpr std::uint32_t kDigitCount = 1u << kDigitBits;
+// Pair keys use digits of up to this many bits, as evenly split as possible: 34-bit keys (ids
+// below 2^17) then take three passes rather than four.
+constexpr int kMaxPairDigitBits = 12;
 
 // A pair's sort key, (a << idBits) | b: ordering keys orders pairs by (a, b). Stored in place of
 // the pair (both are 8 bytes), so the sort needs no memory beyond `scratch`.
@@ -23,9 +26,9 @@ std::uint64_t keyOf(const ProxyPair& p, int idBits) {
 
 } // namespace
 
-// LSD radix sort on the packed key: one pass builds the histograms of every 11-bit digit, then
-// one stable scatter per digit that is not the same for all keys, ping-ponging between `pairs`
-// and `scratch`.
+// LSD radix sort on the packed key: one pass builds the histograms of every digit, then one
+// stable scatter per digit that is not the same for all keys, ping-ponging between `pairs` and
+// `scratch`.
 void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch) {
     const std::size_t n = pairs.size();
     if (n < kRadixMinimum) {
@@ -36,7 +39,10 @@ void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch) {
     for (const ProxyPair& p : pairs) maxId = std::max({maxId, toIndex(p.a), toIndex(p.b)});
     const int idBits = std::max(1, static_cast<int>(std::bit_width(maxId)));
     const int keyBits = 2 * idBits;
-    const int passes = (keyBits + kDigitBits - 1) / kDigitBits;
+    const int passes = (keyBits + kMaxPairDigitBits - 1) / kMaxPairDigitBits;
+    const int digitBits = (keyBits + passes - 1) / passes;
+    const std::uint64_t digitMask = (std::uint64_t{1} << digitBits) - 1;
+    const std::size_t digitCount = std::size_t{1} << digitBits;
 
     static_assert(sizeof(ProxyPair) == sizeof(std::uint64_t));
     scratch.resize(n);
@@ -51,26 +57,29 @@ void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch) {
     const auto store = [](unsigned char* base, std::size_t i, std::uint64_t key) {
         std::memcpy(base + i * sizeof key, &key, sizeof key);
     };
-    constexpr int kMaxPasses = (64 + kDigitBits - 1) / kDigitBits;
-    std::array<std::array<std::uint32_t, kDigitCount>, kMaxPasses> counts{};
+    // The histograms (up to 6 x 4096 counters) live per thread, off the stack.
+    thread_local std::vector<std::uint32_t> histograms;
+    histograms.assign(static_cast<std::size_t>(passes) * digitCount, 0);
     for (std::size_t i = 0; i < n; ++i) {
         const std::uint64_t key = keyOf(pairs[i], idBits);
         store(keys, i, key);
-        for (int d = 0; d < passes; ++d) ++counts[d][(key >> (d * kDigitBits)) & (kDigitCount - 1)];
+        for (int d = 0; d < passes; ++d)
+            ++histograms[static_cast<std::size_t>(d) * digitCount +
+                         ((key >> (d * digitBits)) & digitMask)];
     }
     for (int d = 0; d < passes; ++d) {
-        auto& count = counts[d];
-        const int shift = d * kDigitBits;
-        if (count[(load(keys, 0) >> shift) & (kDigitCount - 1)] == n) continue; // a plain copy
+        std::uint32_t* count = histograms.data() + static_cast<std::size_t>(d) * digitCount;
+        const int shift = d * digitBits;
+        if (count[(load(keys, 0) >> shift) & digitMask] == n) continue; // a plain copy
         std::uint32_t offset = 0;
-        for (auto& c : count) {
-            const std::uint32_t k = c;
-            c = offset;
+        for (std::size_t c = 0; c < digitCount; ++c) {
+            const std::uint32_t k = count[c];
+            count[c] = offset;
             offset += k;
         }
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint64_t key = load(keys, i);
-            store(other, count[(key >> shift) & (kDigitCount - 1)]++, key);
+            store(other, count[(key >> shift) & digitMask]++, key);
         }
         std::swap(keys, other);
     }
@@ -79,6 +88,30 @@ void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch) {
         const std::uint64_t key = load(keys, i);
         pairs[i] = {ProxyId{static_cast<std::uint32_t>(key >> idBits)},
                     ProxyId{static_cast<std::uint32_t>(key & lowMask)}};
+    }
+}
+
+// LSD radix sort with as many 11-bit digits as `bound` needs, ping-ponging with `scratch`.
+void sortIndices(std::vector<std::uint32_t>& values, std::vector<std::uint32_t>& scratch,
+                 std::uint32_t bound) {
+    const std::size_t n = values.size();
+    if (n < kRadixMinimum) {
+        std::sort(values.begin(), values.end());
+        return;
+    }
+    const int bits = std::max(1, static_cast<int>(std::bit_width(bound)));
+    scratch.resize(n);
+    for (int shift = 0; shift < bits; shift += kDigitBits) {
+        std::array<std::uint32_t, kDigitCount> count{};
+        for (std::uint32_t v : values) ++count[(v >> shift) & (kDigitCount - 1)];
+        std::uint32_t offset = 0;
+        for (auto& c : count) {
+            const std::uint32_t k = c;
+            c = offset;
+            offset += k;
+        }
+        for (std::uint32_t v : values) scratch[count[(v >> shift) & (kDigitCount - 1)]++] = v;
+        values.swap(scratch);
     }
 }
 

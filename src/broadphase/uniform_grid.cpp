@@ -3,12 +3,22 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
 
 namespace rigid2d::detail {
+
+namespace {
+// Above this many entries in one cell, sort the cell by lower x and sweep instead of testing
+// every pair (clustered scenes).
+constexpr std::uint32_t kSweepThreshold = 16;
+} // namespace
 
 UniformGrid::UniformGrid(const BroadPhaseConfig& config)
     : m_bounds(config.worldBounds), m_maxCells(config.maxGridCells),
@@ -39,11 +49,13 @@ void UniformGrid::configure(float cellSize) {
     m_mapping =
         CellMapping(m_bounds.lower, static_cast<float>(size), {0, 0, m_columns - 1, m_rows - 1});
     // Nothing is filed under the new layout yet: every live proxy is dirty until file().
-    m_start.assign(cellCount() + kStartPadding + static_cast<std::size_t>(m_columns), 0);
+    const std::size_t slots = cellCount() + kCellPadding + static_cast<std::size_t>(m_columns);
+    m_begin.assign(slots, 0);
+    m_count.assign(slots, 0);
+    m_occupied.clear();
     m_entries.clear();
-    m_primary.clear();
+    m_flags.clear();
     m_overflow.clear();
-    m_occupiedCells = 0;
     const auto& live = m_proxies.liveFlags();
     for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
         if (live[id] != 0) markDirty(id);
@@ -76,108 +88,191 @@ void UniformGrid::remove(ProxyId proxy) {
 
 template <class F>
 void UniformGrid::forEachInFilingOrder(F&& f) const {
-    for (std::uint32_t id : m_order) f(id);
+    // The filing order is spatial, the box array is by id: prefetch the boxes a few proxies ahead
+    // so that their cache misses overlap instead of stalling one after the other.
+    constexpr std::size_t kAhead = 16;
+    const AABB* boxes = m_proxies.boxes().data();
+    const std::uint32_t* order = m_order.data();
+    const std::size_t n = m_order.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i + kAhead < n) __builtin_prefetch(&boxes[order[i + kAhead]]);
+        f(order[i]);
+    }
     for (std::uint32_t id : m_dirtyList)
         if (m_inOrder[id] == 0) f(id);
 }
 
-void UniformGrid::countCells() {
+std::size_t UniformGrid::countCells() {
+    // Clear the counts of the last filing: the occupied cells only, unless most cells were.
+    if (m_occupied.size() * 4 >= cellCount())
+        std::fill(m_count.begin(), m_count.end(), 0u);
+    else
+        for (std::uint32_t c : m_occupied) m_count[c] = 0;
+
     const AABB* boxes = m_proxies.boxes().data();
     const std::uint8_t* live = m_proxies.liveFlags().data();
     // Local copies: the stores into the arrays below could otherwise alias them (int/unsigned),
     // forcing reloads in the inner loops.
     const CellMapping mapping = m_mapping;
     const AABB bounds = m_bounds;
-    const auto columns = static_cast<std::size_t>(m_columns);
-    std::fill(m_start.begin(), m_start.end(), 0u);
-    std::uint32_t* count = m_start.data() + 2;
+    const auto columns = static_cast<std::uint32_t>(m_columns);
+    std::uint32_t* count = m_count.data();
     m_overflow.clear();
-    m_visits.clear();
     m_sizes.clear();
-    forEachInFilingOrder([&](std::uint32_t id) {
+    // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
+    if (m_visits.size() < m_order.size() + m_dirtyList.size())
+        m_visits.resize(m_order.size() + m_dirtyList.size());
+    Visit* visits = m_visits.data();
+    std::size_t visited = 0;
+    std::uint32_t sized = 0;
+    // Up to four cells become occupied per proxy on the fast path: room for that many per
+    // candidate, so the appends below need no capacity check (the slow path checks).
+    if (m_touched.size() < 4 * (m_order.size() + m_dirtyList.size()) + 4)
+        m_touched.resize(4 * (m_order.size() + m_dirtyList.size()) + 4);
+    std::uint32_t* touched = m_touched.data();
+    std::size_t occupied = 0;
+    // Inlined by hand: this body runs for every proxy every frame.
+    forEachInFilingOrder([&](std::uint32_t id) __attribute__((always_inline)) {
         if (live[id] == 0) return;
         const AABB& box = boxes[id];
-        m_sizes.add(box);
+        m_sizes.addUncounted(box);
+        ++sized;
         if (!contains(bounds, box)) {
             m_overflow.push_back(id);
             return;
         }
         const CellRange r = mapping.rangeOfInside(box);
-        m_visits.push_back({{box, id}, r});
-        std::uint32_t* cell =
-            count + static_cast<std::size_t>(r.y0) * columns + static_cast<std::size_t>(r.x0);
         const auto w = static_cast<std::uint32_t>(r.x1 - r.x0);
         const auto h = static_cast<std::uint32_t>(r.y1 - r.y0);
+        const std::uint32_t first =
+            static_cast<std::uint32_t>(r.y0) * columns + static_cast<std::uint32_t>(r.x0);
+        visits[visited++] = {{box, id}, first, w, h};
+        std::uint32_t* cell = count + first;
         if ((w | h) <= 1) {
-            // Up to 2 x 2 cells, the common case when cells are twice the median extent:
-            // branch-free (the arrays are padded so the zero additions stay in bounds).
+            // Up to 2 x 2 cells, the common case when cells exceed the median extent:
+            // branch-free (the arrays are padded so the zero additions stay in bounds). A cell
+            // is noted when its count leaves 0; the slot is overwritten when it does not.
+            const std::uint32_t wh = w & h;
+            touched[occupied] = first;
+            occupied += static_cast<std::size_t>(cell[0] == 0);
             cell[0] += 1;
+            touched[occupied] = first + 1;
+            occupied += static_cast<std::size_t>((cell[1] == 0) & (w != 0));
             cell[1] += w;
+            touched[occupied] = first + columns;
+            occupied += static_cast<std::size_t>((cell[columns] == 0) & (h != 0));
             cell[columns] += h;
-            cell[columns + 1] += w & h;
+            touched[occupied] = first + columns + 1;
+            occupied += static_cast<std::size_t>((cell[columns + 1] == 0) & (wh != 0));
+            cell[columns + 1] += wh;
             return;
         }
-        for (std::uint32_t y = 0; y <= h; ++y, cell += columns)
-            for (std::uint32_t x = 0; x <= w; ++x) ++cell[x];
+        const std::size_t more = static_cast<std::size_t>(w + 1) * (h + 1);
+        if (occupied + more + 4 > m_touched.size()) {
+            m_touched.resize(2 * (occupied + more + 4));
+            touched = m_touched.data();
+        }
+        for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {
+            for (std::uint32_t x = 0; x <= w; ++x) {
+                if (cell[x]++ == 0)
+                    touched[occupied++] = static_cast<std::uint32_t>(cell + x - count);
+            }
+        }
     });
+    m_visitCount = visited;
+    m_sizes.addToTotal(sized);
+    return occupied;
+}
+
+void UniformGrid::assignOffsets(std::size_t touched) {
+    std::uint32_t* begin = m_begin.data();
+    const std::uint32_t* count = m_count.data();
+    const std::size_t cells = cellCount();
+    std::uint32_t running = 0;
+    if (touched * 4 >= cells) {
+        // Most cells occupied: one pass over the cell array, branch-free.
+        m_occupied.resize(cells);
+        std::uint32_t* occupied = m_occupied.data();
+        std::size_t k = 0;
+        for (std::uint32_t c = 0; c < cells; ++c) {
+            const std::uint32_t n = count[c];
+            begin[c] = running;
+            occupied[k] = c;
+            k += static_cast<std::size_t>(n != 0);
+            running += n;
+        }
+        m_occupied.resize(k);
+        return;
+    }
+    // Sparse: sort the cells that became occupied, then walk only those.
+    m_occupied.assign(m_touched.begin(), m_touched.begin() + static_cast<std::ptrdiff_t>(touched));
+    sortIndices(m_occupied, m_cellSortScratch, static_cast<std::uint32_t>(cells));
+    for (std::uint32_t c : m_occupied) {
+        begin[c] = running;
+        running += count[c];
+    }
 }
 
 void UniformGrid::file() {
     // Pass 1, count (and the size histogram); re-count once if the sizes drifted.
-    countCells();
+    std::size_t touched = countCells();
     if (!m_fixedCellSize && m_sizes.drifted(m_sizeReference)) {
         m_sizeReference = m_sizes.medianHalfExtent();
         configure(autoCellSize(m_sizeReference, kAutoCellFactor));
-        countCells();
+        touched = countCells();
     }
-    // m_start was counted at [c + 2]; prefix-sum, then scatter with [c + 1]++, after which
-    // [c] .. [c + 1] delimit cell c.
-    std::uint32_t* start = m_start.data();
-    std::size_t occupied = 0;
-    const std::size_t cells = cellCount();
-    for (std::size_t c = 2; c < cells + 2; ++c) {
-        occupied += start[c] != 0;
-        start[c] += start[c - 1];
-    }
-    m_occupiedCells = occupied;
-    const std::size_t total = start[cells + 1];
+    assignOffsets(touched);
+    std::size_t total = 0;
+    for (std::uint32_t c : m_occupied) total += m_count[c];
 
-    // Pass 2, scatter, in the same order. Each proxy's entry in its lower-left cell is flagged
-    // "primary": those, in cell order, are the next filing order.
+    // Pass 2, scatter, in the same order, with m_begin as the cursors (restored below). Each
+    // entry is flagged with where its cell lies in its proxy's range: kLaterColumn, kLaterRow.
+    // Flag 0 marks the proxy's lower-left ("primary") entry: those, in cell order, are the next
+    // filing order.
     const auto columns = static_cast<std::size_t>(m_columns);
     m_entries.resize(total + 1);
-    m_primary.assign(total + 1, 0);
+    m_flags.resize(total + 1);
     CellEntry* entries = m_entries.data();
-    std::uint8_t* primary = m_primary.data();
-    // Writes of the zero-width parts of the 2 x 2 fast path go to a sink entry past the end.
+    std::uint8_t* flags = m_flags.data();
+    std::uint32_t* begin = m_begin.data();
+    // Writes of the zero-width parts of the 2 x 2 fast path go to a sink entry past the end
+    // (the cursor they read may be a stale one of an unoccupied cell; it is not used).
     const auto sink = static_cast<std::uint32_t>(total);
-    for (const Visit& v : m_visits) {
-        const CellRange& r = v.range;
-        std::uint32_t* cell =
-            start + 1 + static_cast<std::size_t>(r.y0) * columns + static_cast<std::size_t>(r.x0);
-        primary[cell[0]] = 1;
-        const auto w = static_cast<std::uint32_t>(r.x1 - r.x0);
-        const auto h = static_cast<std::uint32_t>(r.y1 - r.y0);
+    for (std::size_t k = 0; k < m_visitCount; ++k) {
+        const Visit& v = m_visits[k];
+        std::uint32_t* cell = begin + v.cell;
+        const std::uint32_t w = v.width;
+        const std::uint32_t h = v.height;
         if ((w | h) <= 1) {
             const std::uint32_t wh = w & h;
+            flags[cell[0]] = 0;
             entries[cell[0]++] = v.entry;
-            entries[w != 0 ? cell[1] : sink] = v.entry;
+            const std::uint32_t right = w != 0 ? cell[1] : sink;
+            flags[right] = kLaterColumn;
+            entries[right] = v.entry;
             cell[1] += w;
-            entries[h != 0 ? cell[columns] : sink] = v.entry;
+            const std::uint32_t up = h != 0 ? cell[columns] : sink;
+            flags[up] = kLaterRow;
+            entries[up] = v.entry;
             cell[columns] += h;
-            entries[wh != 0 ? cell[columns + 1] : sink] = v.entry;
+            const std::uint32_t diagonal = wh != 0 ? cell[columns + 1] : sink;
+            flags[diagonal] = kLaterColumn | kLaterRow;
+            entries[diagonal] = v.entry;
             cell[columns + 1] += wh;
             continue;
         }
-        for (std::uint32_t y = 0; y <= h; ++y, cell += columns)
-            for (std::uint32_t x = 0; x <= w; ++x) entries[cell[x]++] = v.entry;
+        for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {
+            for (std::uint32_t x = 0; x <= w; ++x) {
+                flags[cell[x]] = static_cast<std::uint8_t>((x != 0 ? kLaterColumn : 0) |
+                                                           (y != 0 ? kLaterRow : 0));
+                entries[cell[x]++] = v.entry;
+            }
+        }
     }
+    m_flags.pop_back();
     m_entries.pop_back(); // the sink
+    for (std::uint32_t c : m_occupied) begin[c] -= m_count[c];
 
-    m_order.clear();
-    for (std::size_t i = 0; i < total; ++i)
-        if (primary[i] != 0) m_order.push_back(entries[i].id);
-    m_order.insert(m_order.end(), m_overflow.begin(), m_overflow.end());
     const auto& live = m_proxies.liveFlags();
     for (std::uint32_t id : m_dirtyList) {
         m_dirty[id] = 0;
@@ -186,18 +281,119 @@ void UniformGrid::file() {
     m_dirtyList.clear();
 }
 
+// Every pair of the cell is tested; it is kept when the lower-left corner of the intersection
+// (the larger lower x, the larger lower y) falls in this cell, computed as filing computes cells.
+std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
+    // A local cursor: writes through the caller's pointer would reload it after every pair.
+    ProxyPair* write = writeEnd;
+    CellEntry* e = m_entries.data() + m_begin[cell];
+    const std::uint32_t n = m_count[cell];
+    const std::uint8_t* flags = m_flags.data() + m_begin[cell];
+    std::uint32_t* order = m_order.data() + m_ordered;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        *order = e[i].id;
+        order += flags[i] == 0 ? 1 : 0;
+    }
+    m_ordered = static_cast<std::size_t>(order - m_order.data());
+    if (n < 2) return 0;
+    // The pair is this cell's when the intersection's lower-left corner is in it: unless both
+    // boxes start in an earlier column, or both in an earlier row (exactly the filing's cells,
+    // no float recomputation).
+    if (n > kSweepThreshold) {
+        // Crowded: sort by lower x (with the flags alongside) and sweep.
+        m_sweep.clear();
+        for (std::uint32_t i = 0; i < n; ++i) m_sweep.push_back({e[i], flags[i]});
+        std::sort(m_sweep.begin(), m_sweep.end(), [](const SweepEntry& a, const SweepEntry& b) {
+            return a.entry.box.lower.x < b.entry.box.lower.x;
+        });
+        const SweepEntry* se = m_sweep.data();
+        std::size_t tests = 0;
+        for (std::uint32_t i = 0; i + 1 < n; ++i) {
+            const AABB& p = se[i].entry.box;
+            for (std::uint32_t j = i + 1; j < n && se[j].entry.box.lower.x <= p.upper.x; ++j) {
+                const AABB& q = se[j].entry.box;
+                ++tests;
+                if (q.lower.y <= p.upper.y && p.lower.y <= q.upper.y &&
+                    (se[i].flags & se[j].flags) == 0)
+                    *write++ = orderedPair(se[i].entry.id, se[j].entry.id);
+            }
+        }
+        writeEnd = write;
+        return tests;
+    }
+#if defined(__SSE2__)
+    // Few entries: the cell transposed into padded columns, then each entry against the later
+    // ones four at a time (one compare per interval bound); the rare hits are then checked for
+    // ownership one by one. Padding lanes have an empty interval and never overlap.
+    alignas(16) float lowX[kSweepThreshold + 4];
+    alignas(16) float lowY[kSweepThreshold + 4];
+    alignas(16) float highX[kSweepThreshold + 4];
+    alignas(16) float highY[kSweepThreshold + 4];
+    for (std::uint32_t k = 0; k < n; ++k) {
+        lowX[k] = e[k].box.lower.x;
+        lowY[k] = e[k].box.lower.y;
+        highX[k] = e[k].box.upper.x;
+        highY[k] = e[k].box.upper.y;
+    }
+    for (std::uint32_t k = n; k < n + 4; ++k) {
+        lowX[k] = lowY[k] = std::numeric_limits<float>::infinity();
+        highX[k] = highY[k] = -std::numeric_limits<float>::infinity();
+    }
+    for (std::uint32_t i = 0; i + 1 < n; ++i) {
+        const __m128 pLowX = _mm_set1_ps(lowX[i]);
+        const __m128 pLowY = _mm_set1_ps(lowY[i]);
+        const __m128 pHighX = _mm_set1_ps(highX[i]);
+        const __m128 pHighY = _mm_set1_ps(highY[i]);
+        for (std::uint32_t j = i + 1; j < n; j += 4) {
+            const __m128 x = _mm_and_ps(_mm_cmple_ps(pLowX, _mm_loadu_ps(highX + j)),
+                                        _mm_cmple_ps(_mm_loadu_ps(lowX + j), pHighX));
+            const __m128 y = _mm_and_ps(_mm_cmple_ps(pLowY, _mm_loadu_ps(highY + j)),
+                                        _mm_cmple_ps(_mm_loadu_ps(lowY + j), pHighY));
+            auto hits = static_cast<unsigned>(_mm_movemask_ps(_mm_and_ps(x, y)));
+            while (hits != 0) {
+                const std::uint32_t q = j + static_cast<std::uint32_t>(std::countr_zero(hits));
+                hits &= hits - 1;
+                if ((flags[i] & flags[q]) == 0) *write++ = orderedPair(e[i].id, e[q].id);
+            }
+        }
+    }
+#else
+    // Few entries: every pair, branch-free (whether a pair overlaps is a coin toss that the
+    // branch predictor loses): each is written and kept by advancing the end.
+    for (std::uint32_t i = 0; i + 1 < n; ++i) {
+        const CellEntry& p = e[i];
+        for (std::uint32_t j = i + 1; j < n; ++j) {
+            const CellEntry& q = e[j];
+            const bool keep = (p.box.lower.x <= q.box.upper.x) & (q.box.lower.x <= p.box.upper.x) &
+                              (p.box.lower.y <= q.box.upper.y) & (q.box.lower.y <= p.box.upper.y) &
+                              ((flags[i] & flags[j]) == 0);
+            *write = orderedPair(p.id, q.id);
+            write += keep ? 1 : 0;
+        }
+    }
+#endif
+    writeEnd = write;
+    return std::size_t{n} * (n - 1) / 2;
+}
+
 void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
     out.clear();
     file();
+    // The pairs of each occupied cell, written to m_candidates (room for every pair a cell can
+    // have, counted beforehand); on the way, the next filing order (primary entries in cell
+    // order, then the overflow).
+    std::size_t room = 0;
+    for (std::uint32_t c : m_occupied) room += std::size_t{m_count[c]} * (m_count[c] - 1) / 2;
+    // The scalar path writes each tested pair one slot past those kept so far: room for it.
+    if (m_candidates.size() < room + 1) m_candidates.resize(room + 1);
+    m_order.resize(m_visitCount + m_overflow.size() + 1);
+    m_ordered = 0;
+    ProxyPair* write = m_candidates.data();
     std::size_t tests = 0;
-    std::size_t c = 0;
-    for (std::int32_t y = 0; y < m_rows; ++y) {
-        for (std::int32_t x = 0; x < m_columns; ++x, ++c) {
-            const std::uint32_t begin = m_start[c];
-            const std::uint32_t count = m_start[c + 1] - begin;
-            if (count >= 2) tests += pairsInCell(&m_entries[begin], count, x, y, m_mapping, out);
-        }
-    }
+    for (std::uint32_t c : m_occupied) tests += cellPairs(c, write);
+    out.assign(m_candidates.data(), write);
+    m_order.resize(m_ordered);
+    m_order.insert(m_order.end(), m_overflow.begin(), m_overflow.end());
     // Overflow proxies: against the entries of the cells their box covers (the ownership rule
     // with the clamped mapping keeps each pair once), then against each other.
     const auto& boxes = m_proxies.boxes();
@@ -207,9 +403,9 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
         if (overlaps(box, m_bounds)) {
             forEachCell(m_mapping.rangeOf(box), [&](std::int32_t x, std::int32_t y) {
                 const std::size_t cell = cellIndex(x, y);
-                tests +=
-                    boxAgainstEntries(&m_entries[m_start[cell]], m_start[cell + 1] - m_start[cell],
-                                      x, y, m_mapping, id, box, out);
+                if (m_count[cell] != 0)
+                    tests += boxAgainstEntries(&m_entries[m_begin[cell]], m_count[cell], x, y,
+                                               m_mapping, id, box, out);
             });
         }
         for (std::size_t j = i + 1; j < m_overflow.size(); ++j) {
@@ -224,7 +420,8 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
 template <class F>
 void UniformGrid::forEachFiled(std::int32_t x, std::int32_t y, F&& f) const {
     const std::size_t cell = cellIndex(x, y);
-    for (std::uint32_t i = m_start[cell]; i < m_start[cell + 1]; ++i) {
+    const std::uint32_t begin = m_begin[cell];
+    for (std::uint32_t i = begin; i < begin + m_count[cell]; ++i) {
         if (isCurrent(m_entries[i].id)) f(m_entries[i]);
     }
 }
@@ -273,10 +470,15 @@ void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 BroadPhaseStats UniformGrid::stats() const {
     BroadPhaseStats s;
     s.proxies = m_proxies.size();
-    s.cells = m_occupiedCells;
+    s.cells = m_occupied.size();
     s.overflow = m_overflow.size();
     s.overlapTests = m_overlapTests;
-    s.memoryBytes = m_proxies.memoryBytes() + m_start.capacity() * sizeof(std::uint32_t) +
+    s.memoryBytes = m_proxies.memoryBytes() +
+                    (m_begin.capacity() + m_count.capacity() + m_occupied.capacity() +
+                     m_touched.capacity() + m_cellSortScratch.capacity()) *
+                        sizeof(std::uint32_t) +
+                    m_visits.capacity() * sizeof(Visit) + m_flags.capacity() +
+                    m_candidates.capacity() * sizeof(ProxyPair) +
                     m_entries.capacity() * sizeof(CellEntry) +
                     m_overflow.capacity() * sizeof(std::uint32_t) + m_dirty.capacity() +
                     m_dirtyList.capacity() * sizeof(std::uint32_t) +
@@ -302,10 +504,23 @@ std::uint64_t UniformGrid::userData(ProxyId proxy) const {
 void UniformGrid::validate() const {
     m_proxies.validate();
     R2D_CHECK(cellCount() <= m_maxCells, "grid has more cells than maxGridCells");
-    R2D_CHECK(m_start.size() == cellCount() + kStartPadding + static_cast<std::size_t>(m_columns),
+    const std::size_t slots = cellCount() + kCellPadding + static_cast<std::size_t>(m_columns);
+    R2D_CHECK(m_begin.size() == slots && m_count.size() == slots,
               "grid cell table has the wrong size");
-    R2D_CHECK(m_start[0] == 0 && m_start[cellCount()] == m_entries.size(),
-              "grid cell offsets do not cover the entries");
+    for (std::size_t c = cellCount(); c < slots; ++c)
+        R2D_CHECK(m_count[c] == 0, "grid padding cell holds entries");
+    // The occupied cells, ascending, are exactly those with entries, and their ranges tile the
+    // entry array in that order.
+    std::uint32_t running = 0;
+    for (std::size_t k = 0; k < m_occupied.size(); ++k) {
+        const std::uint32_t c = m_occupied[k];
+        R2D_CHECK(c < cellCount() && (k == 0 || m_occupied[k - 1] < c),
+                  "grid occupied cells are not ascending");
+        R2D_CHECK(m_count[c] != 0 && m_begin[c] == running,
+                  "grid cell offsets do not tile the entries");
+        running += m_count[c];
+    }
+    R2D_CHECK(running == m_entries.size(), "grid cell offsets do not cover the entries");
     const std::uint32_t capacity = m_proxies.capacity();
     R2D_CHECK(m_dirty.size() >= capacity, "dirty flags shorter than the proxies");
     std::size_t dirtyCount = 0;
@@ -330,9 +545,8 @@ void UniformGrid::validate() const {
     std::size_t c = 0;
     for (std::int32_t y = 0; y < m_rows; ++y) {
         for (std::int32_t x = 0; x < m_columns; ++x, ++c) {
-            R2D_CHECK(m_start[c] <= m_start[c + 1], "grid cell offsets decrease");
-            occupied += m_start[c] != m_start[c + 1];
-            for (std::uint32_t i = m_start[c]; i < m_start[c + 1]; ++i) {
+            occupied += m_count[c] != 0;
+            for (std::uint32_t i = m_begin[c]; i < m_begin[c] + m_count[c]; ++i) {
                 const CellEntry& e = m_entries[i];
                 R2D_CHECK(e.id < capacity, "grid entry id out of range");
                 if (!isCurrent(e.id)) continue; // stale until the next findPairs, never visited
@@ -343,7 +557,7 @@ void UniformGrid::validate() const {
             }
         }
     }
-    R2D_CHECK(occupied == m_occupiedCells, "grid occupied-cell count is stale");
+    R2D_CHECK(occupied == m_occupied.size(), "grid occupied-cell count is stale");
     std::vector<std::uint8_t> inOverflow(capacity, 0);
     for (std::uint32_t id : m_overflow) {
         R2D_CHECK(id < capacity && inOverflow[id] == 0, "grid overflow lists a proxy twice");
@@ -373,8 +587,7 @@ void UniformGrid::debugDraw(DebugDraw& draw) const {
         const CellRange range = cull ? m_mapping.rangeOf(draw.cullRegion) : m_mapping.clampRange();
         forEachCell(range, [&](std::int32_t x, std::int32_t y) {
             const std::size_t cell = cellIndex(x, y);
-            if (m_start[cell] != m_start[cell + 1])
-                draw.drawAABB(m_mapping.cellBox(x, y), cellColor);
+            if (m_count[cell] != 0) draw.drawAABB(m_mapping.cellBox(x, y), cellColor);
         });
     }
     forEachUnfiled([&](std::uint32_t id) {

@@ -7,17 +7,20 @@
 // per move. Here `move` only stores the box (sequential) and marks the proxy dirty, and
 // findPairs files all proxies at once into one contiguous array sorted by cell:
 //
-//   count:   for each live proxy inside the bounds, ++count[cell] for every cell its box overlaps
-//   prefix:  start[cell] = sum of the counts before it
-//   scatter: entries[start[cell]++] = {box, id}          (entries of a cell are contiguous)
-//   pairs:   for each cell with >= 2 entries, test its pairs; keep those whose intersection's
-//            lower-left corner lies in this cell (CellMapping::ownsPair: each pair once, no set)
+//   count:   for each live proxy inside the bounds, ++count[cell] for every cell its box overlaps,
+//            noting each cell that becomes occupied
+//   offsets: begin[cell] = sum of the counts of the occupied cells before it, walking either the
+//            whole cell array or, when few cells are occupied, only the sorted occupied ones, so
+//            a large sparse grid costs no more per frame than a small full one
+//   scatter: entries[begin[cell]++] = {box, id}          (entries of a cell are contiguous)
+//   pairs:   for each occupied cell with >= 2 entries, test its pairs; keep those whose
+//            intersection's lower-left corner lies in this cell (each pair once, no set)
 //   overflow: proxies not entirely inside the bounds, against the cells their box covers, and
 //            against each other
 //
 // Memory stays in spatial order between frames: file() visits the proxies in the order of the
 // previous filing (by the cell of their lower-left corner), not by id, so its counting and
-// scattering walk the cell array almost sequentially; only the box reads jump.
+// scattering walk the cell array almost sequentially; the box reads that jump are prefetched.
 //
 // Between rebuilds the filed entries of moved, removed or re-inserted proxies are stale: those
 // proxies are "dirty" and queries test them directly, skipping their entries. After findPairs
@@ -55,15 +58,23 @@ public:
     void validate() const override;
     void debugDraw(DebugDraw& draw) const override;
 
-    /// Automatic cell edge = this many median half extents.
-    static constexpr float kAutoCellFactor = 4.0f;
+    /// Automatic cell edge = this many median half extents (four median extents): most boxes
+    /// then sit in one or two cells, and the extra pairs a larger cell holds are tested
+    /// branch-free, which costs less than filing more entries.
+    static constexpr float kAutoCellFactor = 8.0f;
 
 private:
     /// Lays out cells of at least `cellSize` (grown to fit maxGridCells); entries become stale
     /// until the next file().
     void configure(float cellSize);
-    /// Pass 1 of file(): counts per cell, overflow list, visits, size histogram.
-    void countCells();
+    /// Pass 1 of file(): counts per cell, overflow list, visits, size histogram. Returns how
+    /// many cells of m_touched became occupied.
+    std::size_t countCells();
+    /// Pass 2 of file(): m_occupied and m_begin from the counts.
+    void assignOffsets(std::size_t touched);
+    /// Writes the pairs of the entries of cell `cell` (owned by it) at `write`, advancing it;
+    /// appends the cell's primary ids to m_order on the way. Returns the box tests done.
+    std::size_t cellPairs(std::uint32_t cell, ProxyPair*& write);
     /// The counting sort of every live proxy into the cells (see the header comment).
     void file();
     void markDirty(std::uint32_t id) {
@@ -106,19 +117,34 @@ private:
     std::int32_t m_columns = 0;
     std::int32_t m_rows = 0;
 
-    // The filing of the last file(): entries of cell c are m_entries[m_start[c] .. m_start[c+1]).
-    // Past the cells, m_start has kStartPadding + one row of slack for file()'s 2 x 2 fast path.
-    static constexpr std::size_t kStartPadding = 4;
-    std::vector<std::uint32_t> m_start;
+    // The filing of the last file(): entries of cell c are m_entries[m_begin[c] ..
+    // m_begin[c] + m_count[c]); m_begin is meaningful only where m_count is not 0. Past the
+    // cells both arrays have kCellPadding + one row of slack for the 2 x 2 fast paths.
+    static constexpr std::size_t kCellPadding = 2;
+    std::vector<std::uint32_t> m_begin;
+    std::vector<std::uint32_t> m_count;
+    std::vector<std::uint32_t> m_occupied; ///< the cells with entries, ascending
+    std::vector<std::uint32_t> m_touched;  ///< file() scratch: cells as they become occupied
+    std::vector<std::uint32_t> m_cellSortScratch;
     std::vector<CellEntry> m_entries;
-    std::vector<std::uint8_t> m_primary; ///< per entry: the proxy's lower-left cell
+    /// Per entry: kLaterColumn / kLaterRow when its cell is not in the first column / row of its
+    /// proxy's range (0: the proxy's lower-left cell).
+    static constexpr std::uint8_t kLaterColumn = 1;
+    static constexpr std::uint8_t kLaterRow = 2;
+    std::vector<std::uint8_t> m_flags;
+    struct SweepEntry {
+        CellEntry entry;
+        std::uint8_t flags;
+    };
+    std::vector<SweepEntry> m_sweep; ///< findPairs scratch for crowded cells
     struct Visit {
         CellEntry entry;
-        CellRange range;
+        std::uint32_t cell;          ///< index of the lower-left cell
+        std::uint32_t width, height; ///< cells spanned beyond the first, per axis
     };
-    std::vector<Visit> m_visits; ///< file() scratch: the proxies to scatter, in visiting order
+    std::vector<Visit> m_visits;  ///< file() scratch: the proxies to scatter, in visiting order
+    std::size_t m_visitCount = 0; ///< the part of m_visits the last count filled
     std::vector<std::uint32_t> m_overflow; ///< live, clean proxies not inside the bounds
-    std::size_t m_occupiedCells = 0;
     // Every proxy live at the last file(), in the order of its lower-left cell then; a proxy
     // inserted since is not in it (m_inOrder[id] == 0) and is visited from the dirty list.
     std::vector<std::uint32_t> m_order;
@@ -127,6 +153,8 @@ private:
     std::vector<std::uint8_t> m_dirty;
     std::vector<std::uint32_t> m_dirtyList;
 
+    std::vector<ProxyPair> m_candidates; ///< findPairs scratch: room for every cell's pairs
+    std::size_t m_ordered = 0;           ///< findPairs: ids written to m_order so far
     std::vector<ProxyPair> m_sortScratch;
     std::size_t m_overlapTests = 0;
 };
