@@ -281,6 +281,34 @@ void UniformGrid::file() {
     m_dirtyList.clear();
 }
 
+void UniformGrid::orderFromFiling() {
+    m_order.resize(m_visitCount + m_overflow.size());
+    std::uint32_t* order = m_order.data();
+    for (std::uint32_t c : m_occupied) {
+        const std::uint32_t begin = m_begin[c];
+        const std::uint32_t end = begin + m_count[c];
+        for (std::uint32_t i = begin; i < end; ++i) {
+            *order = m_entries[i].id;
+            order += m_flags[i] == 0 ? 1 : 0;
+        }
+    }
+    order = std::copy(m_overflow.begin(), m_overflow.end(), order);
+    m_order.resize(static_cast<std::size_t>(order - m_order.data()));
+}
+
+void UniformGrid::fileIfStale() const {
+    if (!m_stale.load(std::memory_order_acquire)) return;
+    const std::lock_guard<std::mutex> lock(m_fileMutex);
+    if (!m_stale.load(std::memory_order_relaxed)) return; // another query filed meanwhile
+    // Filing changes no box, id or answer, only how they are stored. A grid is only created
+    // non-const (makeBroadPhase), so writing through the cast is defined.
+    auto* self = const_cast<UniformGrid*>(this);
+    self->file();
+    self->orderFromFiling();
+    // Last, releasing the filing to the queries that will see the flag clear without the lock.
+    m_stale.store(false, std::memory_order_release);
+}
+
 // Every pair of the cell is tested; it is kept when the lower-left corner of the intersection
 // (the larger lower x, the larger lower y) falls in this cell, computed as filing computes cells.
 std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
@@ -378,7 +406,11 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
 
 void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
     out.clear();
-    file();
+    // Already filed when a query came after the last change (m_order is rebuilt below anyway).
+    if (m_stale.load(std::memory_order_relaxed)) {
+        file();
+        m_stale.store(false, std::memory_order_relaxed);
+    }
     // The pairs of each occupied cell, written to m_candidates (room for every pair a cell can
     // have, counted beforehand); on the way, the next filing order (primary entries in cell
     // order, then the overflow).
@@ -436,6 +468,7 @@ void UniformGrid::forEachUnfiled(F&& f) const {
 
 void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("UniformGrid::query", "region", region);
+    fileIfStale();
     const CellRange range = m_mapping.rangeOf(region);
     if (range.cellCount() > cellBudget()) return scanQuery(m_proxies, region, visit);
     ScratchIds scratch;
@@ -456,6 +489,7 @@ void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) co
 void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                           FunctionRef<float(ProxyId)> visit) const {
     checkRayArguments("UniformGrid::rayCast", origin, translation, maxFraction);
+    fileIfStale();
     const RaySpan ray = raySpan(origin, translation, maxFraction, m_mapping.size());
     if (rayCellEstimate(m_mapping, ray) > cellBudget())
         return scanRayCast(m_proxies, origin, translation, maxFraction, visit);
@@ -527,6 +561,8 @@ void UniformGrid::validate() const {
     for (std::uint32_t id = 0; id < m_dirty.size(); ++id) dirtyCount += m_dirty[id] != 0;
     R2D_CHECK(dirtyCount == m_dirtyList.size(), "dirty list does not match the dirty flags");
     for (std::uint32_t id : m_dirtyList) R2D_CHECK(m_dirty[id] != 0, "dirty list holds a clean id");
+    R2D_CHECK(m_stale.load(std::memory_order_relaxed) || m_dirtyList.empty(),
+              "grid has changes but is not marked for filing");
     // The filing order holds each proxy live at the last filing once.
     std::vector<std::uint8_t> ordered(capacity, 0);
     for (std::uint32_t id : m_order) {
