@@ -282,7 +282,8 @@ void UniformGrid::file() {
 }
 
 void UniformGrid::orderFromFiling() {
-    m_order.resize(m_visitCount + m_overflow.size());
+    // One slot of room: each entry is written, and kept only when primary.
+    m_order.resize(m_visitCount + m_overflow.size() + 1);
     std::uint32_t* order = m_order.data();
     for (std::uint32_t c : m_occupied) {
         const std::uint32_t begin = m_begin[c];
