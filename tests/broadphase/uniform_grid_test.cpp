@@ -1,0 +1,201 @@
+// The grid's lazy filing: the first query or ray cast after changes files the proxies once (no
+// findPairs needed) and answers from the current boxes; a crowd that moves from one end of the
+// bounds to the other leaves no stale cells behind; queries interleaved with inserts, moves and
+// removals (ids reused, boxes leaving the bounds) agree with brute_force; const queries from
+// two threads after a change agree.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "broadphase/scenarios.hpp"
+#include "rigid2d/broad_phase.hpp"
+
+using namespace rigid2d;
+using rigid2d::test::SplitMix64;
+
+namespace {
+
+std::vector<std::uint64_t> queryIds(const BroadPhase& bp, const AABB& region) {
+    std::vector<std::uint64_t> ids;
+    bp.query(region, [&](ProxyId proxy) {
+        ids.push_back(bp.userData(proxy));
+        return true;
+    });
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+std::vector<std::uint64_t> rayIds(const BroadPhase& bp, Vec2 origin, Vec2 translation) {
+    std::vector<std::uint64_t> ids;
+    bp.rayCast(origin, translation, 1.0f, [&](ProxyId proxy) {
+        ids.push_back(bp.userData(proxy));
+        return 1.0f; // keep the full ray: every proxy it touches
+    });
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+/// The pairs as sorted (lower, higher) user data, comparable across broad phases.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> pairData(const BroadPhase& bp,
+                                                              const std::vector<ProxyPair>& pairs) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+    for (const ProxyPair& p : pairs) {
+        const std::uint64_t a = bp.userData(p.a);
+        const std::uint64_t b = bp.userData(p.b);
+        out.emplace_back(std::min(a, b), std::max(a, b));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+AABB unitBoxAt(float x, float y) { return {{x, y}, {x + 1.0f, y + 1.0f}}; }
+
+AABB crowdBox(std::uint64_t i, float x, float y) {
+    return unitBoxAt(x + 3.0f * static_cast<float>(i % 10), y + 3.0f * static_cast<float>(i / 10));
+}
+
+BroadPhaseConfig fixedGrid() {
+    BroadPhaseConfig config;
+    config.worldBounds = {{0.0f, 0.0f}, {1000.0f, 1000.0f}};
+    config.cellSize = 2.0f;
+    return config;
+}
+
+/// Occupied cells of a fresh grid holding `boxes`, filed by findPairs.
+std::size_t freshCells(const std::vector<AABB>& boxes) {
+    std::unique_ptr<BroadPhase> grid = makeBroadPhase(BroadPhaseType::Grid, fixedGrid());
+    for (std::size_t i = 0; i < boxes.size(); ++i) grid->insert(boxes[i], i);
+    std::vector<ProxyPair> pairs;
+    grid->findPairs(pairs);
+    return grid->stats().cells;
+}
+
+} // namespace
+
+TEST_CASE("grid: queries after moves re-file and never see stale cells") {
+    std::unique_ptr<BroadPhase> grid = makeBroadPhase(BroadPhaseType::Grid, fixedGrid());
+    std::vector<ProxyId> proxies;
+    std::vector<AABB> boxes;
+    // A 10 x 10 crowd near the top right corner.
+    for (std::uint64_t i = 0; i < 100; ++i) {
+        boxes.push_back(crowdBox(i, 900.0f, 900.0f));
+        proxies.push_back(grid->insert(boxes.back(), i));
+    }
+    const AABB topRight{{890.0f, 890.0f}, {940.0f, 940.0f}};
+    const AABB bottomLeft{{0.0f, 0.0f}, {50.0f, 50.0f}};
+    CHECK(queryIds(*grid, topRight).size() == 100);
+    grid->validate();
+    // The query filed: the grid holds the crowd's cells, as findPairs would have filed them.
+    CHECK(grid->stats().cells == freshCells(boxes));
+    // Every proxy to the bottom left: the occupied cells move from the end of the cell array to
+    // its start.
+    for (std::uint64_t i = 0; i < 100; ++i) {
+        boxes[i] = crowdBox(i, 0.0f, 0.0f);
+        grid->move(proxies[i], boxes[i]);
+    }
+    CHECK(rayIds(*grid, {895.0f, 895.5f}, {50.0f, 0.0f}).empty());
+    CHECK(rayIds(*grid, {-1.0f, 0.5f}, {50.0f, 0.0f}).size() == 10); // the bottom row
+    CHECK(grid->stats().cells == freshCells(boxes));
+    CHECK(queryIds(*grid, topRight).empty());
+    CHECK(queryIds(*grid, bottomLeft).size() == 100);
+    grid->validate();
+    // Half of them back: both ends are occupied, nothing in between.
+    for (std::uint64_t i = 0; i < 50; ++i) {
+        boxes[i] = crowdBox(i, 900.0f, 900.0f);
+        grid->move(proxies[i], boxes[i]);
+    }
+    CHECK(queryIds(*grid, topRight).size() == 50);
+    CHECK(queryIds(*grid, bottomLeft).size() == 50);
+    CHECK(queryIds(*grid, {{100.0f, 100.0f}, {800.0f, 800.0f}}).empty());
+    CHECK(grid->stats().cells == freshCells(boxes));
+    grid->validate();
+    std::vector<ProxyPair> pairs;
+    grid->findPairs(pairs);
+    CHECK(pairs.empty()); // 1 m boxes 3 m apart
+    grid->validate();
+    // A single proxy left: the filing shrinks to its cells.
+    for (std::uint64_t i = 1; i < 100; ++i) grid->remove(proxies[i]);
+    CHECK(queryIds(*grid, {{0.0f, 0.0f}, {1000.0f, 1000.0f}}) == std::vector<std::uint64_t>{0});
+    CHECK(grid->stats().cells == freshCells({boxes[0]}));
+    grid->validate();
+}
+
+TEST_CASE("grid: queries between changes, without findPairs, agree with brute_force") {
+    BroadPhaseConfig config;
+    config.worldBounds = {{0.0f, 0.0f}, {100.0f, 100.0f}};
+    std::unique_ptr<BroadPhase> grid = makeBroadPhase(BroadPhaseType::Grid, config);
+    std::unique_ptr<BroadPhase> brute = makeBroadPhase(BroadPhaseType::BruteForce, config);
+    SplitMix64 rng(7);
+    // Boxes from just below the bounds to just above them: some overflow, some cross the edge.
+    auto randomBox = [&] {
+        const float x = rng.uniform(-10.0f, 105.0f);
+        const float y = rng.uniform(-10.0f, 105.0f);
+        const float w =
+            rng.uniform(0.0f, 1.0f) < 0.05f ? rng.uniform(5.0f, 30.0f) : rng.uniform(0.1f, 2.0f);
+        return AABB{{x, y}, {x + w, y + rng.uniform(0.1f, 2.0f)}};
+    };
+    std::vector<std::pair<ProxyId, ProxyId>> live; // (grid, brute)
+    std::uint64_t nextData = 0;
+    for (int round = 0; round < 60; ++round) {
+        const int changes = 1 + static_cast<int>(rng.uniform(0.0f, 80.0f));
+        for (int c = 0; c < changes; ++c) {
+            const float op = rng.uniform(0.0f, 1.0f);
+            if (live.empty() || op < 0.3f) {
+                const AABB box = randomBox();
+                live.emplace_back(grid->insert(box, nextData), brute->insert(box, nextData));
+                ++nextData;
+            } else if (op < 0.85f) {
+                const auto& [g, b] = live[rng.below(static_cast<std::uint32_t>(live.size()))];
+                const AABB box = randomBox();
+                grid->move(g, box);
+                brute->move(b, box);
+            } else {
+                const std::size_t k = rng.below(static_cast<std::uint32_t>(live.size()));
+                grid->remove(live[k].first);
+                brute->remove(live[k].second);
+                live[k] = live.back();
+                live.pop_back();
+            }
+        }
+        for (int q = 0; q < 4; ++q) {
+            const AABB region = randomBox();
+            CHECK(queryIds(*grid, region) == queryIds(*brute, region));
+            const Vec2 origin{rng.uniform(-10.0f, 110.0f), rng.uniform(-10.0f, 110.0f)};
+            const Vec2 translation{rng.uniform(-60.0f, 60.0f), rng.uniform(-60.0f, 60.0f)};
+            CHECK(rayIds(*grid, origin, translation) == rayIds(*brute, origin, translation));
+        }
+        grid->validate();
+        if (round % 10 == 9) {
+            std::vector<ProxyPair> gridPairs, brutePairs;
+            grid->findPairs(gridPairs);
+            brute->findPairs(brutePairs);
+            CHECK(pairData(*grid, gridPairs) == pairData(*brute, brutePairs));
+            grid->validate();
+        }
+    }
+}
+
+TEST_CASE("grid: concurrent const queries after a move agree") {
+    std::unique_ptr<BroadPhase> grid = makeBroadPhase(BroadPhaseType::Grid);
+    std::vector<ProxyId> proxies;
+    for (std::uint64_t i = 0; i < 400; ++i)
+        proxies.push_back(grid->insert(
+            unitBoxAt(2.0f * static_cast<float>(i % 20), 2.0f * static_cast<float>(i / 20)), i));
+    for (std::uint64_t i = 0; i < 400; i += 2)
+        grid->move(proxies[i], unitBoxAt(100.0f + 2.0f * static_cast<float>(i % 20),
+                                         2.0f * static_cast<float>(i / 20)));
+    const AABB region{{0.0f, 0.0f}, {40.0f, 40.0f}};
+    std::vector<std::uint64_t> a, b;
+    std::thread first([&] { a = queryIds(*grid, region); });
+    std::thread second([&] { b = queryIds(*grid, region); });
+    first.join();
+    second.join();
+    CHECK(a.size() == 200);
+    CHECK(a == b);
+    grid->validate();
+}
