@@ -454,9 +454,8 @@ template <class F>
 void UniformGrid::forEachFiled(std::int32_t x, std::int32_t y, F&& f) const {
     const std::size_t cell = cellIndex(x, y);
     const std::uint32_t begin = m_begin[cell];
-    for (std::uint32_t i = begin; i < begin + m_count[cell]; ++i) {
-        if (isCurrent(m_entries[i].id)) f(m_entries[i]);
-    }
+    // Queries file first: every entry is live and holds its proxy's current box.
+    for (std::uint32_t i = begin; i < begin + m_count[cell]; ++i) f(m_entries[i]);
 }
 
 template <class F>
@@ -481,9 +480,8 @@ void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) co
             });
         });
     }
-    forEachUnfiled([&](std::uint32_t id) {
+    for (std::uint32_t id : m_overflow)
         if (overlaps(m_proxies.box(ProxyId{id}), region)) scratch.ids.push_back(id);
-    });
     visitInIdOrder(scratch.ids, visit);
 }
 
@@ -498,7 +496,7 @@ void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
     forEachRayCell(m_mapping, ray, [&](std::int32_t x, std::int32_t y) {
         forEachFiled(x, y, [&](const CellEntry& e) { scratch.ids.push_back(e.id); });
     });
-    forEachUnfiled([&](std::uint32_t id) { scratch.ids.push_back(id); });
+    scratch.ids.insert(scratch.ids.end(), m_overflow.begin(), m_overflow.end());
     visitRayInIdOrder(scratch.ids, m_proxies.boxes(), origin, translation, maxFraction, visit);
 }
 

@@ -98,7 +98,7 @@ private:
     /// Calls f(id) for each proxy that may be live: m_order, then new ids of the dirty list.
     template <class F>
     void forEachInFilingOrder(F&& f) const;
-    /// Calls f(entry) for each filed, still valid entry of cell (x, y).
+    /// Calls f(entry) for each entry of cell (x, y); for queries, which file first.
     template <class F>
     void forEachFiled(std::int32_t x, std::int32_t y, F&& f) const;
     /// Calls f(id) for each live proxy not in the cells: filed overflow, then dirty proxies.
