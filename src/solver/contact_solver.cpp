@@ -78,117 +78,111 @@ void integratePositions(std::span<SolverState> bodies, float h) {
     }
 }
 
-void warmStart(std::span<SolverState> bodies, std::span<const ContactConstraint> constraints) {
-    for (const ContactConstraint& c : constraints) {
-        SolverState& a = bodies[c.bodyA];
-        SolverState& b = bodies[c.bodyB];
-        const Vec2 n = c.normal;
-        const Vec2 t = tangentOf(n);
-        for (int i = 0; i < c.pointCount; ++i) {
-            const SolverPoint& p = c.points[i];
-            const Vec2 impulse = p.normalImpulse * n + p.tangentImpulse * t;
-            a.v -= c.invMassA * impulse;
-            a.w -= c.invInertiaA * cross(p.anchorA, impulse);
-            b.v += c.invMassB * impulse;
-            b.w += c.invInertiaB * cross(p.anchorB, impulse);
-        }
+void warmStart(std::span<SolverState> bodies, const ContactConstraint& c) {
+
+    SolverState& a = bodies[c.bodyA];
+    SolverState& b = bodies[c.bodyB];
+    const Vec2 n = c.normal;
+    const Vec2 t = tangentOf(n);
+    for (int i = 0; i < c.pointCount; ++i) {
+        const SolverPoint& p = c.points[i];
+        const Vec2 impulse = p.normalImpulse * n + p.tangentImpulse * t;
+        a.v -= c.invMassA * impulse;
+        a.w -= c.invInertiaA * cross(p.anchorA, impulse);
+        b.v += c.invMassB * impulse;
+        b.w += c.invInertiaB * cross(p.anchorB, impulse);
     }
 }
 
-void solveContacts(std::span<SolverState> bodies, std::span<ContactConstraint> constraints,
-                   float inverseH, float maxPushSpeed, bool useBias) {
-    for (ContactConstraint& c : constraints) {
-        SolverState& a = bodies[c.bodyA];
-        SolverState& b = bodies[c.bodyB];
-        const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
-        Vec2 vA = a.v, vB = b.v;
-        float wA = a.w, wB = b.w;
-        const Vec2 n = c.normal;
-        const Vec2 dp = b.dp - a.dp;
-        for (int i = 0; i < c.pointCount; ++i) {
-            SolverPoint& p = c.points[i];
-            // Current separation from the position deltas of this step.
-            const Vec2 prA = rotate(a.dq, p.anchorA);
-            const Vec2 prB = rotate(b.dq, p.anchorB);
-            const float s = dot(dp + prB - prA, n) + p.baseSeparation;
-            float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
-            if (s > 0.0f) {
-                bias = s * inverseH; // speculative: close the gap this substep, no more
-            } else if (useBias) {
-                bias = std::max(c.softness.biasRate * s, -maxPushSpeed);
-                massScale = c.softness.massScale;
-                impulseScale = c.softness.impulseScale;
-            }
-            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
-            const float vn = dot(dv, n);
-            float impulse =
-                -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
-            const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
-            impulse = newImpulse - p.normalImpulse;
-            p.normalImpulse = newImpulse;
-            p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
-            const Vec2 P = impulse * n;
-            vA -= mA * P;
-            wA -= iA * cross(p.anchorA, P);
-            vB += mB * P;
-            wB += iB * cross(p.anchorB, P);
+void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inverseH,
+                  float maxPushSpeed, bool useBias) {
+
+    SolverState& a = bodies[c.bodyA];
+    SolverState& b = bodies[c.bodyB];
+    const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
+    Vec2 vA = a.v, vB = b.v;
+    float wA = a.w, wB = b.w;
+    const Vec2 n = c.normal;
+    const Vec2 dp = b.dp - a.dp;
+    for (int i = 0; i < c.pointCount; ++i) {
+        SolverPoint& p = c.points[i];
+        // Current separation from the position deltas of this step.
+        const Vec2 prA = rotate(a.dq, p.anchorA);
+        const Vec2 prB = rotate(b.dq, p.anchorB);
+        const float s = dot(dp + prB - prA, n) + p.baseSeparation;
+        float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
+        if (s > 0.0f) {
+            bias = s * inverseH; // speculative: close the gap this substep, no more
+        } else if (useBias) {
+            bias = std::max(c.softness.biasRate * s, -maxPushSpeed);
+            massScale = c.softness.massScale;
+            impulseScale = c.softness.impulseScale;
         }
-        const Vec2 t = tangentOf(n);
-        for (int i = 0; i < c.pointCount; ++i) {
-            SolverPoint& p = c.points[i];
-            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
-            const float vt = dot(dv, t);
-            float impulse = -p.tangentMass * vt;
-            const float maxFriction = c.friction * p.normalImpulse;
-            const float newImpulse =
-                std::clamp(p.tangentImpulse + impulse, -maxFriction, maxFriction);
-            impulse = newImpulse - p.tangentImpulse;
-            p.tangentImpulse = newImpulse;
-            const Vec2 P = impulse * t;
-            vA -= mA * P;
-            wA -= iA * cross(p.anchorA, P);
-            vB += mB * P;
-            wB += iB * cross(p.anchorB, P);
-        }
-        a.v = vA;
-        a.w = wA;
-        b.v = vB;
-        b.w = wB;
+        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const float vn = dot(dv, n);
+        float impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
+        const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
+        impulse = newImpulse - p.normalImpulse;
+        p.normalImpulse = newImpulse;
+        p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
+        const Vec2 P = impulse * n;
+        vA -= mA * P;
+        wA -= iA * cross(p.anchorA, P);
+        vB += mB * P;
+        wB += iB * cross(p.anchorB, P);
     }
+    const Vec2 t = tangentOf(n);
+    for (int i = 0; i < c.pointCount; ++i) {
+        SolverPoint& p = c.points[i];
+        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const float vt = dot(dv, t);
+        float impulse = -p.tangentMass * vt;
+        const float maxFriction = c.friction * p.normalImpulse;
+        const float newImpulse = std::clamp(p.tangentImpulse + impulse, -maxFriction, maxFriction);
+        impulse = newImpulse - p.tangentImpulse;
+        p.tangentImpulse = newImpulse;
+        const Vec2 P = impulse * t;
+        vA -= mA * P;
+        wA -= iA * cross(p.anchorA, P);
+        vB += mB * P;
+        wB += iB * cross(p.anchorB, P);
+    }
+    a.v = vA;
+    a.w = wA;
+    b.v = vB;
+    b.w = wB;
 }
 
-void applyRestitution(std::span<SolverState> bodies, std::span<ContactConstraint> constraints,
-                      float threshold) {
-    for (ContactConstraint& c : constraints) {
-        if (c.restitution == 0.0f) continue;
-        SolverState& a = bodies[c.bodyA];
-        SolverState& b = bodies[c.bodyB];
-        const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
-        Vec2 vA = a.v, vB = b.v;
-        float wA = a.w, wB = b.w;
-        const Vec2 n = c.normal;
-        for (int i = 0; i < c.pointCount; ++i) {
-            SolverPoint& p = c.points[i];
-            // Only points that were closing fast and actually pushed bounce.
-            if (p.approachVelocity > -threshold || p.maxNormalImpulse == 0.0f) continue;
-            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
-            const float vn = dot(dv, n);
-            float impulse = -p.normalMass * (vn + c.restitution * p.approachVelocity);
-            const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
-            impulse = newImpulse - p.normalImpulse;
-            p.normalImpulse = newImpulse;
-            p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
-            const Vec2 P = impulse * n;
-            vA -= mA * P;
-            wA -= iA * cross(p.anchorA, P);
-            vB += mB * P;
-            wB += iB * cross(p.anchorB, P);
-        }
-        a.v = vA;
-        a.w = wA;
-        b.v = vB;
-        b.w = wB;
+void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float threshold) {
+
+    if (c.restitution == 0.0f) return;
+    SolverState& a = bodies[c.bodyA];
+    SolverState& b = bodies[c.bodyB];
+    const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
+    Vec2 vA = a.v, vB = b.v;
+    float wA = a.w, wB = b.w;
+    const Vec2 n = c.normal;
+    for (int i = 0; i < c.pointCount; ++i) {
+        SolverPoint& p = c.points[i];
+        // Only points that were closing fast and actually pushed bounce.
+        if (p.approachVelocity > -threshold || p.maxNormalImpulse == 0.0f) continue;
+        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const float vn = dot(dv, n);
+        float impulse = -p.normalMass * (vn + c.restitution * p.approachVelocity);
+        const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
+        impulse = newImpulse - p.normalImpulse;
+        p.normalImpulse = newImpulse;
+        p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
+        const Vec2 P = impulse * n;
+        vA -= mA * P;
+        wA -= iA * cross(p.anchorA, P);
+        vB += mB * P;
+        wB += iB * cross(p.anchorB, P);
     }
+    a.v = vA;
+    a.w = wA;
+    b.v = vB;
+    b.w = wB;
 }
 
 } // namespace
@@ -216,25 +210,79 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
     }
 }
 
-void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
-                   std::span<ContactConstraint> constraints, const SolverSettings& settings) {
-    const int substeps = std::max(settings.substeps, 1);
-    const float h = settings.dt / static_cast<float>(substeps);
-    const float inverseH = 1.0f / h;
-    const Softness contactSoftness =
-        makeSoftness(settings.contactHertz, settings.contactDampingRatio, h);
-    const Softness staticSoftness =
-        makeSoftness(2.0f * settings.contactHertz, settings.contactDampingRatio, h);
+namespace {
 
-    prepareConstraints(bodies, motions, constraints, contactSoftness, staticSoftness);
-    for (int i = 0; i < substeps; ++i) {
-        integrateVelocities(bodies, motions, h, settings.maxLinearSpeed);
-        warmStart(bodies, constraints);
-        solveContacts(bodies, constraints, inverseH, settings.maxContactPushSpeed, true);
-        integratePositions(bodies, h);
-        solveContacts(bodies, constraints, inverseH, settings.maxContactPushSpeed, false);
+struct SubstepSettings {
+    int substeps = 1;
+    float h = 0.0f;
+    float inverseH = 0.0f;
+    Softness contact{};
+    Softness stiff{}; ///< against an immovable body
+};
+
+[[nodiscard]] SubstepSettings substepSettings(const SolverSettings& settings) {
+    SubstepSettings s;
+    s.substeps = std::max(settings.substeps, 1);
+    s.h = settings.dt / static_cast<float>(s.substeps);
+    s.inverseH = 1.0f / s.h;
+    s.contact = makeSoftness(settings.contactHertz, settings.contactDampingRatio, s.h);
+    s.stiff = makeSoftness(2.0f * settings.contactHertz, settings.contactDampingRatio, s.h);
+    return s;
+}
+
+} // namespace
+
+void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
+                             std::span<ContactConstraint> constraints,
+                             const SolverSettings& settings) {
+    const SubstepSettings s = substepSettings(settings);
+    const float push = settings.maxContactPushSpeed;
+    prepareConstraints(bodies, motions, constraints, s.contact, s.stiff);
+    for (int i = 0; i < s.substeps; ++i) {
+        integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed);
+        for (const ContactConstraint& c : constraints) warmStart(bodies, c);
+        for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, true);
+        integratePositions(bodies, s.h);
+        for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, false);
     }
-    applyRestitution(bodies, constraints, settings.restitutionThreshold);
+    for (ContactConstraint& c : constraints)
+        applyRestitution(bodies, c, settings.restitutionThreshold);
+}
+
+void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
+                   std::span<ContactConstraint> constraints, const SolverSettings& settings,
+                   ContactSolverScratch& scratch) {
+    const SubstepSettings s = substepSettings(settings);
+    const float push = settings.maxContactPushSpeed;
+    prepareConstraints(bodies, motions, constraints, s.contact, s.stiff);
+
+    // Bodies that cannot move take no colour (contact_colouring.hpp).
+    scratch.movable.resize(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        scratch.movable[i] = i != 0 && (motions[i].invMass > 0.0f || motions[i].invInertia > 0.0f);
+    scratch.bodies.resize(constraints.size());
+    for (std::size_t i = 0; i < constraints.size(); ++i)
+        scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
+    colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
+    packWideContacts(constraints, scratch.colouring, scratch.wide);
+    const std::span<WideContact> wide(scratch.wide);
+    const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
+
+    for (int i = 0; i < s.substeps; ++i) {
+        integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed);
+        warmStartWide(bodies, wide);
+        for (const std::uint32_t c : overflow) warmStart(bodies, constraints[c]);
+        solveWide(bodies, wide, s.inverseH, push, true);
+        for (const std::uint32_t c : overflow)
+            solveContact(bodies, constraints[c], s.inverseH, push, true);
+        integratePositions(bodies, s.h);
+        solveWide(bodies, wide, s.inverseH, push, false);
+        for (const std::uint32_t c : overflow)
+            solveContact(bodies, constraints[c], s.inverseH, push, false);
+    }
+    storeWideImpulses(wide, constraints);
+    for (const std::uint32_t c : scratch.colouring.order)
+        applyRestitution(bodies, constraints[c], settings.restitutionThreshold);
 }
 
 } // namespace rigid2d::detail

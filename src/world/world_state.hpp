@@ -52,6 +52,7 @@ struct WorldState {
     std::vector<SolverState> solverBodies;
     std::vector<SolverMotion> solverMotions;
     std::vector<ContactConstraint> constraints;
+    ContactSolverScratch solverScratch;
     std::vector<std::uint32_t> islandParent;
     std::vector<std::uint32_t> islandLinks;
     std::vector<std::uint8_t> islandSleeps;

@@ -222,7 +222,7 @@ void WorldState::solve(float dt) {
     settings.maxContactPushSpeed = def.maxContactPushSpeed;
     settings.restitutionThreshold = def.restitutionThreshold;
     settings.maxLinearSpeed = def.maxTranslation / dt;
-    solveSoftStep(solverBodies, solverMotions, constraints, settings);
+    solveSoftStep(solverBodies, solverMotions, constraints, settings, solverScratch);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.
     for (const ContactConstraint& constraint : constraints) {
