@@ -184,6 +184,16 @@ void UniformGrid::file() {
         m_inOrder[id] = live[id];
     }
     m_dirtyList.clear();
+    m_stale.store(false, std::memory_order_release);
+}
+
+void UniformGrid::fileIfStale() const {
+    if (!m_stale.load(std::memory_order_acquire)) return;
+    const std::lock_guard<std::mutex> lock(m_fileMutex);
+    if (!m_stale.load(std::memory_order_relaxed)) return; // another query filed meanwhile
+    // Filing changes no box, id or answer, only how they are stored. A grid is only ever created
+    // non-const (makeBroadPhase), so casting away const here is defined.
+    const_cast<UniformGrid*>(this)->file();
 }
 
 void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
@@ -239,6 +249,7 @@ void UniformGrid::forEachUnfiled(F&& f) const {
 
 void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("UniformGrid::query", "region", region);
+    fileIfStale();
     const CellRange range = m_mapping.rangeOf(region);
     if (range.cellCount() > cellBudget()) return scanQuery(m_proxies, region, visit);
     ScratchIds scratch;
@@ -259,6 +270,7 @@ void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) co
 void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                           FunctionRef<float(ProxyId)> visit) const {
     checkRayArguments("UniformGrid::rayCast", origin, translation, maxFraction);
+    fileIfStale();
     const RaySpan ray = raySpan(origin, translation, maxFraction, m_mapping.size());
     if (rayCellEstimate(m_mapping, ray) > cellBudget())
         return scanRayCast(m_proxies, origin, translation, maxFraction, visit);

@@ -20,11 +20,16 @@
 // scattering walk the cell array almost sequentially; only the box reads jump.
 //
 // Between rebuilds the filed entries of moved, removed or re-inserted proxies are stale: those
-// proxies are "dirty" and queries test them directly, skipping their entries. After findPairs
-// every live proxy is in exactly the cells its box overlaps (validate() checks it).
+// proxies are "dirty". The first query or ray cast after a change re-files too (under a lock, so
+// const calls stay safe to make concurrently): the world queries once per moved proxy, and
+// testing every dirty proxy directly in each of those queries cost O(moved^2) per step (35 ms of
+// a 10000-circle rain step), a re-file O(proxies + cells) once. After findPairs or a query every
+// live proxy is in exactly the cells its box overlaps (validate() checks it).
 // `maxGridCells` caps the cell array: the cell edge grows to respect it.
 
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "broadphase/cell_coords.hpp"
@@ -66,7 +71,10 @@ private:
     void countCells();
     /// The counting sort of every live proxy into the cells (see the header comment).
     void file();
+    /// Re-files if anything changed since the last filing; callable from const queries.
+    void fileIfStale() const;
     void markDirty(std::uint32_t id) {
+        m_stale.store(true, std::memory_order_relaxed);
         if (m_dirty[id] != 0) return;
         m_dirty[id] = 1;
         m_dirtyList.push_back(id);
@@ -126,6 +134,10 @@ private:
     // Proxies changed since the last file().
     std::vector<std::uint8_t> m_dirty;
     std::vector<std::uint32_t> m_dirtyList;
+
+    // Set by every change, cleared by file(); fileIfStale() re-files under the mutex.
+    mutable std::atomic<bool> m_stale{false};
+    mutable std::mutex m_fileMutex;
 
     std::vector<ProxyPair> m_sortScratch;
     std::size_t m_overlapTests = 0;
