@@ -13,38 +13,6 @@ namespace {
 // Tangent of a contact: the normal turned clockwise.
 [[nodiscard]] inline Vec2 tangentOf(Vec2 n) noexcept { return {n.y, -n.x}; }
 
-void prepareConstraints(std::span<const SolverState> bodies, std::span<const SolverMotion> motions,
-                        std::span<ContactConstraint> constraints, const Softness& contactSoftness,
-                        const Softness& staticSoftness) {
-    for (ContactConstraint& c : constraints) {
-        const SolverState& a = bodies[c.bodyA];
-        const SolverState& b = bodies[c.bodyB];
-        const float mA = motions[c.bodyA].invMass, iA = motions[c.bodyA].invInertia;
-        const float mB = motions[c.bodyB].invMass, iB = motions[c.bodyB].invInertia;
-        c.invMassA = mA;
-        c.invInertiaA = iA;
-        c.invMassB = mB;
-        c.invInertiaB = iB;
-        // Contacts against an immovable body may be stiffer: only one side gives way.
-        c.softness = (mA == 0.0f || mB == 0.0f) ? staticSoftness : contactSoftness;
-        const Vec2 n = c.normal;
-        const Vec2 t = tangentOf(n);
-        for (int i = 0; i < c.pointCount; ++i) {
-            SolverPoint& p = c.points[i];
-            const float rnA = cross(p.anchorA, n), rnB = cross(p.anchorB, n);
-            const float kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-            p.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
-            const float rtA = cross(p.anchorA, t), rtB = cross(p.anchorB, t);
-            const float kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-            p.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
-            p.maxNormalImpulse = 0.0f;
-            const Vec2 vrA = a.v + cross(a.w, p.anchorA);
-            const Vec2 vrB = b.v + cross(b.w, p.anchorB);
-            p.approachVelocity = dot(vrB - vrA, n);
-        }
-    }
-}
-
 void integrateVelocities(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
                          float h, float maxSpeed) {
     const float maxSpeedSq = maxSpeed * maxSpeed;
@@ -237,7 +205,8 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
                              const SolverSettings& settings) {
     const SubstepSettings s = substepSettings(settings);
     const float push = settings.maxContactPushSpeed;
-    prepareConstraints(bodies, motions, constraints, s.contact, s.stiff);
+    const PrepareContext context{bodies, motions, s.contact, s.stiff};
+    for (ContactConstraint& c : constraints) prepareConstraint(context, c);
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed);
         for (const ContactConstraint& c : constraints) warmStart(bodies, c);
@@ -254,7 +223,6 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
                    ContactSolverScratch& scratch) {
     const SubstepSettings s = substepSettings(settings);
     const float push = settings.maxContactPushSpeed;
-    prepareConstraints(bodies, motions, constraints, s.contact, s.stiff);
 
     // Bodies that cannot move take no colour (contact_colouring.hpp).
     scratch.movable.resize(bodies.size());
@@ -264,9 +232,12 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     for (std::size_t i = 0; i < constraints.size(); ++i)
         scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
     colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
-    packWideContacts(constraints, scratch.colouring, scratch.wide);
+    // Each constraint is prepared as it is packed (one pass over the constraints).
+    const PrepareContext context{bodies, motions, s.contact, s.stiff};
+    packWideContacts(context, constraints, scratch.colouring, scratch.wide);
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
+    for (const std::uint32_t c : overflow) prepareConstraint(context, constraints[c]);
 
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed);

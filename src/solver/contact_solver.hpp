@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "solver/contact_colouring.hpp"
+#include "solver/contact_prepare.hpp"
 #include "solver/solver_types.hpp"
 #include "solver/wide_contacts.hpp"
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 
 #include "solver/float4.hpp"
 
@@ -86,50 +85,60 @@ inline void relativeVelocity(const Velocities& v, Float4 rAx, Float4 rAy, Float4
     dvy = ((v.vBy + v.wB * rBx) - v.vAy) - v.wA * rAx;
 }
 
+// Lane `lane` of `w` from `c`; a missing constraint or point gets zeros (static slot, no mass,
+// no impulse), which the solve turns into zero impulses.
+void setLane(WideContact& w, std::size_t lane, std::uint32_t index, const ContactConstraint* c) {
+    w.constraint[lane] = index;
+    w.bodyA[lane] = c != nullptr ? c->bodyA : 0;
+    w.bodyB[lane] = c != nullptr ? c->bodyB : 0;
+    w.normalX[lane] = c != nullptr ? c->normal.x : 0.0f;
+    w.normalY[lane] = c != nullptr ? c->normal.y : 0.0f;
+    w.friction[lane] = c != nullptr ? c->friction : 0.0f;
+    w.invMassA[lane] = c != nullptr ? c->invMassA : 0.0f;
+    w.invInertiaA[lane] = c != nullptr ? c->invInertiaA : 0.0f;
+    w.invMassB[lane] = c != nullptr ? c->invMassB : 0.0f;
+    w.invInertiaB[lane] = c != nullptr ? c->invInertiaB : 0.0f;
+    w.biasRate[lane] = c != nullptr ? c->softness.biasRate : 0.0f;
+    w.massScale[lane] = c != nullptr ? c->softness.massScale : 1.0f;
+    w.impulseScale[lane] = c != nullptr ? c->softness.impulseScale : 0.0f;
+    const int points = c != nullptr ? c->pointCount : 0;
+    for (int i = 0; i < kMaxManifoldPoints; ++i) {
+        const SolverPoint p = i < points ? c->points[i] : SolverPoint{};
+        WidePoint& q = w.points[i];
+        q.anchorAX[lane] = p.anchorA.x;
+        q.anchorAY[lane] = p.anchorA.y;
+        q.anchorBX[lane] = p.anchorB.x;
+        q.anchorBY[lane] = p.anchorB.y;
+        q.baseSeparation[lane] = p.baseSeparation;
+        q.normalMass[lane] = p.normalMass;
+        q.tangentMass[lane] = p.tangentMass;
+        q.normalImpulse[lane] = p.normalImpulse;
+        q.tangentImpulse[lane] = p.tangentImpulse;
+        q.maxNormalImpulse[lane] = p.maxNormalImpulse;
+    }
+}
+
 } // namespace
 
-void packWideContacts(std::span<const ContactConstraint> constraints,
+void packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
                       const ContactColouring& colouring, std::vector<WideContact>& out) {
-    out.clear();
+    std::size_t blocks = 0;
+    for (int k = 0; k < kContactColourCount; ++k) blocks += (colouring.colour(k).size() + 3) / 4;
+    out.resize(blocks); // every field of every block is written below
+    WideContact* w = out.data();
     for (int k = 0; k < kContactColourCount; ++k) {
         const std::span<const std::uint32_t> ids = colouring.colour(k);
-        for (std::size_t first = 0; first < ids.size(); first += 4) {
-            WideContact& w = out.emplace_back();
-            std::memset(static_cast<void*>(&w), 0, sizeof w);
-            for (int lane = 0; lane < 4; ++lane) {
-                if (first + static_cast<std::size_t>(lane) >= ids.size()) {
-                    w.constraint[lane] = kNoConstraint;
-                    continue;
-                }
-                const std::uint32_t index = ids[first + static_cast<std::size_t>(lane)];
-                const ContactConstraint& c = constraints[index];
-                w.constraint[lane] = index;
-                w.bodyA[lane] = c.bodyA;
-                w.bodyB[lane] = c.bodyB;
-                w.normalX[lane] = c.normal.x;
-                w.normalY[lane] = c.normal.y;
-                w.friction[lane] = c.friction;
-                w.invMassA[lane] = c.invMassA;
-                w.invInertiaA[lane] = c.invInertiaA;
-                w.invMassB[lane] = c.invMassB;
-                w.invInertiaB[lane] = c.invInertiaB;
-                w.biasRate[lane] = c.softness.biasRate;
-                w.massScale[lane] = c.softness.massScale;
-                w.impulseScale[lane] = c.softness.impulseScale;
-                w.pointCount = std::max(w.pointCount, c.pointCount);
-                for (int i = 0; i < c.pointCount; ++i) {
-                    const SolverPoint& p = c.points[i];
-                    WidePoint& q = w.points[i];
-                    q.anchorAX[lane] = p.anchorA.x;
-                    q.anchorAY[lane] = p.anchorA.y;
-                    q.anchorBX[lane] = p.anchorB.x;
-                    q.anchorBY[lane] = p.anchorB.y;
-                    q.baseSeparation[lane] = p.baseSeparation;
-                    q.normalMass[lane] = p.normalMass;
-                    q.tangentMass[lane] = p.tangentMass;
-                    q.normalImpulse[lane] = p.normalImpulse;
-                    q.tangentImpulse[lane] = p.tangentImpulse;
-                    q.maxNormalImpulse[lane] = p.maxNormalImpulse;
+        for (std::size_t first = 0; first < ids.size(); first += 4, ++w) {
+            w->pointCount = 1;
+            for (std::size_t lane = 0; lane < 4; ++lane) {
+                if (first + lane < ids.size()) {
+                    const std::uint32_t index = ids[first + lane];
+                    ContactConstraint& c = constraints[index];
+                    prepareConstraint(context, c);
+                    w->pointCount = std::max(w->pointCount, c.pointCount);
+                    setLane(*w, lane, index, &c);
+                } else {
+                    setLane(*w, lane, kNoConstraint, nullptr);
                 }
             }
         }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "solver/contact_colouring.hpp"
+#include "solver/contact_prepare.hpp"
 #include "solver/solver_types.hpp"
 
 namespace rigid2d::detail {
@@ -38,8 +39,9 @@ struct alignas(16) WideContact {
     WidePoint points[kMaxManifoldPoints];
 };
 
-/// Packs the prepared constraints of each colour into wide blocks, colour by colour.
-void packWideContacts(std::span<const ContactConstraint> constraints,
+/// Prepares the constraints of each colour and packs them into wide blocks, colour by colour
+/// (the overflow list is left alone).
+void packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
                       const ContactColouring& colouring, std::vector<WideContact>& out);
 
 void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> wide);

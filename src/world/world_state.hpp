@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -51,7 +52,8 @@ struct WorldState {
     std::vector<std::uint64_t> newPairs;
     std::vector<SolverState> solverBodies;
     std::vector<SolverMotion> solverMotions;
-    std::vector<ContactConstraint> constraints;
+    std::vector<ContactConstraint> constraints;     ///< storage, at least activeConstraints
+    std::span<ContactConstraint> activeConstraints; ///< this step's, a prefix of constraints
     ContactSolverScratch solverScratch;
     std::vector<std::uint32_t> islandParent;
     std::vector<std::uint32_t> islandLinks;

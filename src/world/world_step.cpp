@@ -196,14 +196,18 @@ void WorldState::solve(float dt) {
             motion.linearDamping = motion.angularDamping = 0.0f;
         }
     }
-    constraints.clear();
+    // Grown, never shrunk: every field of a used constraint is written below or in the solver,
+    // so re-initialising them each step would only cost memory traffic.
+    if (constraints.size() < stats.touchingContacts) constraints.resize(stats.touchingContacts);
+    std::size_t used = 0;
     for (std::uint32_t c = 0; c < contacts.size(); ++c) {
         const Contact& contact = contacts[c];
         if (!contact.live || !contact.touching || contact.sensor) continue;
         const Body& bodyA = bodies[contact.edges[0].body];
         const Body& bodyB = bodies[contact.edges[1].body];
         if (!bodyA.awake && !bodyB.awake) continue;
-        ContactConstraint& constraint = constraints.emplace_back();
+        if (used == constraints.size()) constraints.resize(2 * used + 16); // not expected
+        ContactConstraint& constraint = constraints[used++];
         constraint.bodyA = bodyA.awake ? bodyA.solverIndex : 0;
         constraint.bodyB = bodyB.awake ? bodyB.solverIndex : 0;
         constraint.contact = c;
@@ -211,6 +215,7 @@ void WorldState::solve(float dt) {
         constraint.restitution = contact.restitution;
         loadConstraintPoints(constraint, contact.manifold);
     }
+    activeConstraints = std::span<ContactConstraint>(constraints.data(), used);
     stats.integrateMs = millisecondsSince(t);
 
     t = Clock::now();
@@ -222,10 +227,10 @@ void WorldState::solve(float dt) {
     settings.maxContactPushSpeed = def.maxContactPushSpeed;
     settings.restitutionThreshold = def.restitutionThreshold;
     settings.maxLinearSpeed = def.maxTranslation / dt;
-    solveSoftStep(solverBodies, solverMotions, constraints, settings, solverScratch);
+    solveSoftStep(solverBodies, solverMotions, activeConstraints, settings, solverScratch);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.
-    for (const ContactConstraint& constraint : constraints) {
+    for (const ContactConstraint& constraint : activeConstraints) {
         Contact& contact = contacts[constraint.contact];
         Manifold& manifold = contact.manifold;
         float bestSpeed = 0.0f;
@@ -303,7 +308,7 @@ void WorldState::sleepAndFinish(float dt) {
         sleepTimes[i] = body.sleepTime;
     }
     islandLinks.clear();
-    for (const ContactConstraint& constraint : constraints) {
+    for (const ContactConstraint& constraint : activeConstraints) {
         if (constraint.bodyA == 0 || constraint.bodyB == 0) continue;
         const Body& bodyA = bodies[awakeBodies[constraint.bodyA - 1]];
         const Body& bodyB = bodies[awakeBodies[constraint.bodyB - 1]];
