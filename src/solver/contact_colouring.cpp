@@ -19,8 +19,9 @@ void colourConstraints(std::span<const ConstraintBodies> constraints,
     // breathed at ~0.2 m/s), without them it sleeps within 100 steps.
     constexpr std::uint32_t kNotForOneMovable = 1u;
     bodyColours.assign(movable.size(), 0u);
-    // Pass 1: pick colours (kept in `order` for now) and count them.
+    // Pass 1: pick colours and count them.
     const auto count = static_cast<std::uint32_t>(constraints.size());
+    out.colourOf.resize(count);
     out.order.resize(count);
     std::uint32_t sizes[kContactColourCount + 1] = {};
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -37,7 +38,7 @@ void colourConstraints(std::span<const ConstraintBodies> constraints,
         } else if (free != 0) {
             colour = 0; // two immovable bodies: nothing to interfere with
         }
-        out.order[i] = colour;
+        out.colourOf[i] = static_cast<std::uint8_t>(colour);
         ++sizes[colour];
     }
     // Pass 2: a stable counting sort by colour (indices ascend within each group).
@@ -48,9 +49,7 @@ void colourConstraints(std::span<const ConstraintBodies> constraints,
         next[k] = offset;
         offset += sizes[k];
     }
-    std::vector<std::uint32_t>& colours = bodyColours; // reused: no longer needed per body
-    colours.assign(out.order.begin(), out.order.end());
-    for (std::uint32_t i = 0; i < count; ++i) out.order[next[colours[i]]++] = i;
+    for (std::uint32_t i = 0; i < count; ++i) out.order[next[out.colourOf[i]]++] = i;
 }
 
 } // namespace rigid2d::detail

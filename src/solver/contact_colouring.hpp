@@ -27,6 +27,7 @@ inline constexpr int kStaticOnlyColours = 4;
 /// Constraint indices grouped by colour: colour k is order[start[k] .. start[k + 1]), the overflow
 /// list is order[start[kContactColourCount] .. order.size()). Within a group, indices ascend.
 struct ContactColouring {
+    std::vector<std::uint8_t> colourOf; ///< per constraint; kContactColourCount = overflow
     std::vector<std::uint32_t> order;
     std::uint32_t start[kContactColourCount + 1] = {};
 

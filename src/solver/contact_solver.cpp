@@ -234,7 +234,7 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
     // Each constraint is prepared as it is packed (one pass over the constraints).
     const PrepareContext context{bodies, motions, s.contact, s.stiff};
-    packWideContacts(context, constraints, scratch.colouring, scratch.wide);
+    const bool bouncy = packWideContacts(context, constraints, scratch.colouring, scratch.wide);
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
     for (const std::uint32_t c : overflow) prepareConstraint(context, constraints[c]);
@@ -252,6 +252,7 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
             solveContact(bodies, constraints[c], s.inverseH, push, false);
     }
     storeWideImpulses(wide, constraints);
+    if (!bouncy) return; // the usual case: skip a pass over the constraints in colour order
     for (const std::uint32_t c : scratch.colouring.order)
         applyRestitution(bodies, constraints[c], settings.restitutionThreshold);
 }

@@ -120,29 +120,38 @@ void setLane(WideContact& w, std::size_t lane, std::uint32_t index, const Contac
 
 } // namespace
 
-void packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
+// The constraints are read in their own order (one sequential pass, which also prepares them),
+// each appended to the next lane of its colour's blocks; so lanes hold ascending indices within
+// a colour, as colouring.colour(k) lists them.
+bool packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
                       const ContactColouring& colouring, std::vector<WideContact>& out) {
-    std::size_t blocks = 0;
-    for (int k = 0; k < kContactColourCount; ++k) blocks += (colouring.colour(k).size() + 3) / 4;
-    out.resize(blocks); // every field of every block is written below
-    WideContact* w = out.data();
+    bool bouncy = false;
+    std::uint32_t firstBlock[kContactColourCount + 1];
+    std::uint32_t filled[kContactColourCount] = {};
+    std::uint32_t blocks = 0;
     for (int k = 0; k < kContactColourCount; ++k) {
-        const std::span<const std::uint32_t> ids = colouring.colour(k);
-        for (std::size_t first = 0; first < ids.size(); first += 4, ++w) {
-            w->pointCount = 1;
-            for (std::size_t lane = 0; lane < 4; ++lane) {
-                if (first + lane < ids.size()) {
-                    const std::uint32_t index = ids[first + lane];
-                    ContactConstraint& c = constraints[index];
-                    prepareConstraint(context, c);
-                    w->pointCount = std::max(w->pointCount, c.pointCount);
-                    setLane(*w, lane, index, &c);
-                } else {
-                    setLane(*w, lane, kNoConstraint, nullptr);
-                }
-            }
-        }
+        firstBlock[k] = blocks;
+        blocks += static_cast<std::uint32_t>((colouring.colour(k).size() + 3) / 4);
     }
+    firstBlock[kContactColourCount] = blocks;
+    out.resize(blocks); // every field of every block is written below
+    for (std::uint32_t i = 0; i < constraints.size(); ++i) {
+        const std::uint32_t k = colouring.colourOf[i];
+        ContactConstraint& c = constraints[i];
+        bouncy = bouncy || c.restitution != 0.0f;
+        if (k == kContactColourCount) continue; // overflow
+        const std::uint32_t slot = filled[k]++;
+        WideContact& w = out[firstBlock[k] + slot / 4];
+        if (slot % 4 == 0) w.pointCount = 1;
+        prepareConstraint(context, c);
+        w.pointCount = std::max(w.pointCount, c.pointCount);
+        setLane(w, slot % 4, i, &c);
+    }
+    for (int k = 0; k < kContactColourCount; ++k) {
+        for (std::uint32_t slot = filled[k]; slot % 4 != 0; ++slot)
+            setLane(out[firstBlock[k] + slot / 4], slot % 4, kNoConstraint, nullptr);
+    }
+    return bouncy;
 }
 
 void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> wide) {

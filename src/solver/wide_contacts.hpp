@@ -40,8 +40,8 @@ struct alignas(16) WideContact {
 };
 
 /// Prepares the constraints of each colour and packs them into wide blocks, colour by colour
-/// (the overflow list is left alone).
-void packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
+/// (the overflow list is left alone). Returns whether any constraint has restitution.
+bool packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
                       const ContactColouring& colouring, std::vector<WideContact>& out);
 
 void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> wide);
