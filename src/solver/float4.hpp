@@ -13,6 +13,15 @@
 #include <emmintrin.h>
 #endif
 
+// For the wide loops' small helpers: left out of line they pass Float4 structs through memory.
+#if defined(__GNUC__) || defined(__clang__)
+#define RIGID2D_ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define RIGID2D_ALWAYS_INLINE __forceinline
+#else
+#define RIGID2D_ALWAYS_INLINE inline
+#endif
+
 namespace rigid2d::detail {
 
 #if RIGID2D_SSE2

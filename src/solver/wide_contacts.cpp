@@ -20,12 +20,14 @@ struct WideBodies {
     Float4 dpx, dpy, qc, qs;
 };
 
-[[nodiscard]] inline const float* rowsOf(std::span<const SolverState> bodies, std::uint32_t i) {
+[[nodiscard]] RIGID2D_ALWAYS_INLINE const float* rowsOf(std::span<const SolverState> bodies,
+                                                        std::uint32_t i) {
     return reinterpret_cast<const float*>(&bodies[i]);
 }
 
-[[nodiscard]] WideBodies gather(std::span<const SolverState> bodies, const std::uint32_t (&ids)[4],
-                                bool positions) {
+[[nodiscard]] RIGID2D_ALWAYS_INLINE WideBodies gather(std::span<const SolverState> bodies,
+                                                      const std::uint32_t (&ids)[4],
+                                                      bool positions) {
     WideBodies b{};
     const float* p0 = rowsOf(bodies, ids[0]);
     const float* p1 = rowsOf(bodies, ids[1]);
@@ -48,8 +50,8 @@ struct WideBodies {
 
 // Lanes are written in order, so when lanes share an immovable body (which none of them changes)
 // the result does not depend on which write lands last.
-void scatter(std::span<SolverState> bodies, const std::uint32_t (&ids)[4], Float4 r0, Float4 r1,
-             Float4 r2, Float4 r3) {
+RIGID2D_ALWAYS_INLINE void scatter(std::span<SolverState> bodies, const std::uint32_t (&ids)[4],
+                                   Float4 r0, Float4 r1, Float4 r2, Float4 r3) {
     transpose4(r0, r1, r2, r3);
     store4(reinterpret_cast<float*>(&bodies[ids[0]]), r0);
     store4(reinterpret_cast<float*>(&bodies[ids[1]]), r1);
@@ -68,8 +70,8 @@ struct Masses {
 
 // v_A -= m_A P, w_A -= i_A cross(r_A, P), v_B += m_B P, w_B += i_B cross(r_B, P), in the scalar
 // solver's order of operations.
-inline void applyImpulse(Velocities& v, const Masses& m, Float4 rAx, Float4 rAy, Float4 rBx,
-                         Float4 rBy, Float4 px, Float4 py) {
+RIGID2D_ALWAYS_INLINE void applyImpulse(Velocities& v, const Masses& m, Float4 rAx, Float4 rAy,
+                                        Float4 rBx, Float4 rBy, Float4 px, Float4 py) {
     v.vAx = v.vAx - m.mA * px;
     v.vAy = v.vAy - m.mA * py;
     v.wA = v.wA - m.iA * (rAx * py - rAy * px);
@@ -79,8 +81,8 @@ inline void applyImpulse(Velocities& v, const Masses& m, Float4 rAx, Float4 rAy,
 }
 
 // dv = v_B + cross(w_B, r_B) - v_A - cross(w_A, r_A), cross(w, r) = (-w r.y, w r.x).
-inline void relativeVelocity(const Velocities& v, Float4 rAx, Float4 rAy, Float4 rBx, Float4 rBy,
-                             Float4& dvx, Float4& dvy) {
+RIGID2D_ALWAYS_INLINE void relativeVelocity(const Velocities& v, Float4 rAx, Float4 rAy, Float4 rBx,
+                                            Float4 rBy, Float4& dvx, Float4& dvy) {
     dvx = ((v.vBx + -v.wB * rBy) - v.vAx) - -v.wA * rAy;
     dvy = ((v.vBy + v.wB * rBx) - v.vAy) - v.wA * rAx;
 }
