@@ -7,12 +7,8 @@
 //               findPairs, exact test of every reported pair
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -23,12 +19,11 @@
 #include "commands.hpp"
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/error.hpp"
+#include "timing.hpp"
 
 namespace rigid2d::bench {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 constexpr const char* kUsage =
     "usage: rigid2d-bench churn --broadphase NAME [--n N] [--frames F] [--seed S] [--repeat K]\n"
@@ -51,12 +46,8 @@ struct ChurnOptions {
     std::string jsonOut;
 };
 
-struct FrameStats {
-    double median = 0, mean = 0, p95 = 0, max = 0;
-};
-
 struct ChurnRun {
-    FrameStats frame;
+    TimeStats frame;
     double setupMs = 0;
     std::uint64_t candidates = 0;
     std::uint64_t overlaps = 0;
@@ -103,27 +94,6 @@ ChurnOptions parseOptions(int argc, char** argv) {
     if (options.type == BroadPhaseType::BruteForce && options.count > 20000)
         throw UsageError("brute_force is O(N^2) per frame: only for --n <= 20000");
     return options;
-}
-
-/// median (mean of the two middle values for an even count), mean, p95 (nearest rank), max:
-/// the definitions of the peers' reports.
-FrameStats summarize(std::vector<double> ms) {
-    FrameStats s;
-    std::sort(ms.begin(), ms.end());
-    const std::size_t n = ms.size();
-    double total = 0;
-    for (double v : ms) total += v;
-    s.mean = total / static_cast<double>(n);
-    s.median = n % 2 != 0 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-    const auto rank = std::max<std::size_t>(
-        1, static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n))));
-    s.p95 = ms[rank - 1];
-    s.max = ms.back();
-    return s;
-}
-
-double millisecondsBetween(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
 AABB boxOf(const ChurnBoxes& boxes, std::size_t i) {
@@ -184,23 +154,14 @@ std::string formatReport(const ChurnOptions& options, const ChurnRun& run,
     std::snprintf(
         buffer, sizeof buffer,
         "{\"engine\": \"rigid2d\", \"broadphase\": \"%s\", \"n\": %lld, \"frames\": %lld, "
-        "\"ms_per_frame\": {\"median\": %.6f, \"mean\": %.6f, \"p95\": %.6f, \"max\": %.6f}, "
-        "\"candidates\": %llu, \"overlaps\": %llu, \"setup_ms\": %.3f",
+        "\"ms_per_frame\": {%s}, \"candidates\": %llu, \"overlaps\": %llu, "
+        "\"setup_ms\": %.3f",
         std::string(toString(options.type)).c_str(), options.count, options.frames,
-        run.frame.median, run.frame.mean, run.frame.p95, run.frame.max,
-        static_cast<unsigned long long>(run.candidates),
+        statsFields(run.frame).c_str(), static_cast<unsigned long long>(run.candidates),
         static_cast<unsigned long long>(run.overlaps), run.setupMs);
     std::string line = buffer;
     if (options.seed != 42) line += ", \"seed\": " + std::to_string(options.seed);
-    if (means.size() > 1) {
-        line += ", \"repeat\": {\"runs\": " + std::to_string(means.size()) +
-                ", \"reported\": \"the run with the median mean\", \"means\": [";
-        for (std::size_t i = 0; i < means.size(); ++i) {
-            std::snprintf(buffer, sizeof buffer, "%s%.6f", i == 0 ? "" : ", ", means[i]);
-            line += buffer;
-        }
-        line += "]}";
-    }
+    line += repeatField(means);
     line += ", \"settings\": {\"setup\": \"insert all, then one findPairs\"}}";
     return line;
 }
@@ -226,23 +187,8 @@ int runChurnCommand(int argc, char** argv) {
     }
     std::vector<double> means;
     for (const ChurnRun& run : runs) means.push_back(run.frame.mean);
-    std::vector<std::size_t> order(runs.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return means[a] < means[b]; });
-    const ChurnRun& reported = runs[order[(order.size() - 1) / 2]];
-
-    const std::string line = formatReport(options, reported, means);
-    std::cout << line << std::endl;
-    if (!options.jsonOut.empty()) {
-        std::ofstream file(options.jsonOut);
-        file << line << '\n';
-        if (!file) {
-            std::fprintf(stderr, "rigid2d-bench churn: cannot write %s\n", options.jsonOut.c_str());
-            return 1;
-        }
-    }
-    return 0;
+    const ChurnRun& reported = runs[medianRunIndex(means)];
+    return emitReport("churn", formatReport(options, reported, means), options.jsonOut);
 }
 
 } // namespace rigid2d::bench

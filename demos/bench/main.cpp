@@ -17,6 +17,8 @@ struct Command {
 constexpr Command kCommands[] = {
     {"churn", "broad-phase workload of BROADPHASE.md (N moving boxes, all pairs per frame)",
      &rigid2d::bench::runChurnCommand},
+    {"scene", "a scene file of FORMAT.md, timed per step; final state for metrics.py",
+     &rigid2d::bench::runSceneCommand},
 };
 
 int usage() {

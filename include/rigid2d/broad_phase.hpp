@@ -68,12 +68,12 @@ struct BroadPhaseConfig {
 /// `findPairs` (or since creation).
 struct BroadPhaseStats {
     std::size_t proxies = 0;
-    std::size_t cells = 0;         ///< grid cells / hash buckets / tree nodes / endpoints in use
-    std::size_t overflow = 0;      ///< grid: proxies in the overflow list
-    std::size_t overlapTests = 0;  ///< box-box tests in the last findPairs
-    std::size_t memoryBytes = 0;   ///< bytes held by the structure
-    float cellSize = 0.0f;         ///< grid/hash: current cell edge (finest level for hierarchical)
-    int levels = 0;                ///< hierarchical_hash: levels in use; tree: height
+    std::size_t cells = 0;        ///< grid cells / hash buckets / tree nodes / endpoints in use
+    std::size_t overflow = 0;     ///< grid: proxies in the overflow list
+    std::size_t overlapTests = 0; ///< box-box tests in the last findPairs
+    std::size_t memoryBytes = 0;  ///< bytes held by the structure
+    float cellSize = 0.0f;        ///< grid/hash: current cell edge (finest level for hierarchical)
+    int levels = 0;               ///< hierarchical_hash: levels in use; tree: height
 };
 
 /// Stores axis-aligned boxes ("proxies") exactly as given — the world adds any margin before it
@@ -83,7 +83,8 @@ class BroadPhase {
 public:
     virtual ~BroadPhase() = default;
 
-    /// Stores `box` and returns its id. Throws `Error` for a NaN/infinite coordinate or lower > upper.
+    /// Stores `box` and returns its id. Throws `Error` for a NaN/infinite coordinate or a lower
+    /// corner above the upper one.
     virtual ProxyId insert(const AABB& box, std::uint64_t userData) = 0;
     /// Replaces the box of `proxy`. Throws `Error` for a bad box or an unknown/removed id.
     virtual void move(ProxyId proxy, const AABB& box) = 0;
@@ -114,6 +115,13 @@ public:
     virtual void validate() const {}
     /// Draws the structure (cells, buckets, intervals, nodes) that overlaps the draw's cull region.
     virtual void debugDraw(DebugDraw& /*draw*/) const {}
+
+    /// From how many moved proxies the world finds its new pairs with one `findPairs` (keeping
+    /// the pairs that involve a moved proxy) rather than one `query` per moved proxy. The default
+    /// suits structures whose queries are sublinear; one whose queries scan every proxy (brute
+    /// force, a sweep whose sorted axis is stale) returns a small number. Both paths give the
+    /// same pairs: this only chooses the cheaper one.
+    [[nodiscard]] virtual std::size_t pairSearchThreshold() const { return size() / 4 + 1; }
 };
 
 /// Creates a built-in broad phase. Throws `Error` for a bad config (non-positive bounds, NaN).

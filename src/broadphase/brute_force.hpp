@@ -18,6 +18,8 @@ public:
                  FunctionRef<float(ProxyId)> visit) const override;
     [[nodiscard]] std::size_t size() const override { return m_proxies.size(); }
     [[nodiscard]] std::string_view name() const override { return "brute_force"; }
+    /// k queries cost k * N tests, findPairs N² / 2.
+    [[nodiscard]] std::size_t pairSearchThreshold() const override { return size() / 2 + 1; }
     [[nodiscard]] BroadPhaseStats stats() const override;
     [[nodiscard]] AABB box(ProxyId proxy) const override;
     [[nodiscard]] std::uint64_t userData(ProxyId proxy) const override;

@@ -29,6 +29,9 @@ public:
                  FunctionRef<float(ProxyId)> visit) const override;
     [[nodiscard]] std::size_t size() const override { return m_proxies.size(); }
     [[nodiscard]] std::string_view name() const override { return "sap"; }
+    /// Queries scan every proxy until findPairs brings the sorted axis up to date, and that
+    /// update is close to linear on coherent motion: a few moved proxies already justify it.
+    [[nodiscard]] std::size_t pairSearchThreshold() const override { return 8; }
     [[nodiscard]] BroadPhaseStats stats() const override;
     [[nodiscard]] AABB box(ProxyId proxy) const override;
     [[nodiscard]] std::uint64_t userData(ProxyId proxy) const override;

@@ -50,6 +50,7 @@ struct WorldState {
 
     // Step scratch, reused every step.
     std::vector<std::uint64_t> newPairs;
+    std::vector<ProxyPair> allPairs; ///< findPairs output when many proxies moved
     std::vector<SolverState> solverBodies;
     std::vector<SolverMotion> solverMotions;
     std::vector<ContactConstraint> constraints;     ///< storage, at least activeConstraints

@@ -67,30 +67,49 @@ void WorldState::step(float dt) {
     stats.totalMs = millisecondsSince(stepStart);
 }
 
-// New pairs come only from proxies that moved. Each moved proxy queries the broad phase with its
-// fat box (this works on any implementation). A pair of two moved proxies is taken from the
-// lower shape's query only; pairs that already have a contact are skipped. The pairs are sorted
-// by (shapeA, shapeB) before contacts are created, so contact ids, and hence the solver order,
-// are the same whichever broad phase answered.
+// New pairs come only from proxies that moved: either from one query per moved proxy with its
+// fat box, or, when many moved (or the broad phase's queries are slow), from one findPairs
+// filtered to the pairs that involve a moved proxy. Both give the same set. Pairs that already
+// have a contact are skipped. The pairs are sorted by (shapeA, shapeB) before contacts are
+// created, so contact ids, and hence the solver order, are the same whichever broad phase
+// answered and whichever path it took.
 void WorldState::findNewPairs() {
     newPairs.clear();
+    std::size_t moved = 0;
     for (const std::uint32_t s : movedShapes) {
-        const Shape& shape = shapes[s];
-        if (!shape.live || !shape.moved) continue;
-        broadPhase->query(shape.fatBox, [&](ProxyId proxy) {
-            const std::uint32_t other = proxyShape[toIndex(proxy)];
-            if (other == s || (shapes[other].moved && other < s)) return true;
-            if (!shouldCollide(s, other)) return true;
-            const std::uint64_t key = s < other ? pairKey(s, other) : pairKey(other, s);
-            if (pairs.find(key) == PairMap::kMissing) newPairs.push_back(key);
-            return true;
-        });
+        Shape& shape = shapes[s];
+        if (!shape.live || !shape.moved) {
+            shape.moved = false;
+            continue;
+        }
+        ++moved;
     }
-    stats.movedProxies = 0;
-    for (const std::uint32_t s : movedShapes) {
-        if (shapes[s].moved) ++stats.movedProxies;
-        shapes[s].moved = false;
+    auto consider = [&](std::uint32_t s, std::uint32_t other) {
+        if (!shouldCollide(s, other)) return;
+        const std::uint64_t key = s < other ? pairKey(s, other) : pairKey(other, s);
+        if (pairs.find(key) == PairMap::kMissing) newPairs.push_back(key);
+    };
+    if (moved > 0 && moved >= broadPhase->pairSearchThreshold()) {
+        broadPhase->findPairs(allPairs);
+        for (const ProxyPair& pair : allPairs) {
+            const std::uint32_t a = proxyShape[toIndex(pair.a)];
+            const std::uint32_t b = proxyShape[toIndex(pair.b)];
+            if (shapes[a].moved || shapes[b].moved) consider(a, b);
+        }
+    } else {
+        for (const std::uint32_t s : movedShapes) {
+            const Shape& shape = shapes[s];
+            if (!shape.moved) continue;
+            broadPhase->query(shape.fatBox, [&](ProxyId proxy) {
+                const std::uint32_t other = proxyShape[toIndex(proxy)];
+                // A pair of two moved shapes is taken from the lower one's query only.
+                if (other != s && !(shapes[other].moved && other < s)) consider(s, other);
+                return true;
+            });
+        }
     }
+    stats.movedProxies = moved;
+    for (const std::uint32_t s : movedShapes) shapes[s].moved = false;
     movedShapes.clear();
     std::sort(newPairs.begin(), newPairs.end());
     newPairs.erase(std::unique(newPairs.begin(), newPairs.end()), newPairs.end());

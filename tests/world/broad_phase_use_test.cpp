@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "rigid2d/testing.hpp"
@@ -44,6 +45,8 @@ std::optional<std::unique_ptr<BroadPhase>> tryMake(BroadPhaseType type) {
 /// sees through the interface.
 class ForwardingBroadPhase final : public BroadPhase {
 public:
+    explicit ForwardingBroadPhase(std::size_t threshold = 1u << 30) : m_threshold(threshold) {}
+
     ProxyId insert(const AABB& box, std::uint64_t userData) override {
         return m_inner->insert(box, userData);
     }
@@ -52,7 +55,10 @@ public:
         m_inner->move(proxy, box);
     }
     void remove(ProxyId proxy) override { m_inner->remove(proxy); }
-    void findPairs(std::vector<ProxyPair>& out) override { m_inner->findPairs(out); }
+    void findPairs(std::vector<ProxyPair>& out) override {
+        ++pairSearches;
+        m_inner->findPairs(out);
+    }
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override {
         ++queries;
         m_inner->query(region, visit);
@@ -66,11 +72,14 @@ public:
     BroadPhaseStats stats() const override { return m_inner->stats(); }
     AABB box(ProxyId proxy) const override { return m_inner->box(proxy); }
     std::uint64_t userData(ProxyId proxy) const override { return m_inner->userData(proxy); }
+    std::size_t pairSearchThreshold() const override { return m_threshold; }
 
     mutable int queries = 0;
     int moves = 0;
+    int pairSearches = 0;
 
 private:
+    std::size_t m_threshold;
     std::unique_ptr<BroadPhase> m_inner = makeBroadPhase(BroadPhaseType::BruteForce);
 };
 } // namespace
@@ -157,4 +166,33 @@ TEST_CASE("a user-written broad phase is used through the interface only") {
     full->insert(AABB{{0, 0}, {1, 1}}, 0);
     CHECK_THROWS_AS(world.setBroadPhase(std::move(full)), Error);
     CHECK(world.broadPhase().name() == "forwarding");
+}
+
+TEST_CASE("new pairs by queries and by one findPairs are the same pairs") {
+    // The world picks one path or the other from pairSearchThreshold(); force each one.
+    auto run = [](std::size_t threshold, int& queries, int& pairSearches) {
+        World world;
+        auto custom = std::make_unique<ForwardingBroadPhase>(threshold);
+        ForwardingBroadPhase& view = *custom;
+        world.setBroadPhase(std::move(custom));
+        buildScene(world);
+        std::size_t contactSteps = 0;
+        for (int i = 0; i < 180; ++i) {
+            world.step(kDefaultTimeStep);
+            contactSteps += world.stats().contacts;
+        }
+        queries = view.queries;
+        pairSearches = view.pairSearches;
+        return std::pair{stateHash(world), contactSteps};
+    };
+    int queriesA = 0, searchesA = 0, queriesB = 0, searchesB = 0;
+    const auto byQueries = run(std::size_t{1} << 30, queriesA, searchesA);
+    const auto bySearch = run(1, queriesB, searchesB);
+    CHECK(queriesA > 0);
+    CHECK(searchesA == 0);
+    CHECK(queriesB < queriesA / 4); // what is left is the bullet's continuous sweep
+    CHECK(searchesB > 0);
+    CHECK(byQueries.second > 0);
+    CHECK(byQueries.second == bySearch.second);
+    CHECK(byQueries.first == bySearch.first);
 }

@@ -1,0 +1,164 @@
+// rigid2d-bench scene: runs a scene file of shared/bench/FORMAT.md and prints FORMAT.md's one-line
+// report, plus the mean time of each stage of the step, the setup time and the peak resident
+// memory. Only World::step is timed (not loading the file, building the world or writing the
+// final state).
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "command_line.hpp"
+#include "commands.hpp"
+#include "rigid2d/rigid2d.hpp"
+#include "scene_file.hpp"
+#include "timing.hpp"
+
+namespace rigid2d::bench {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: rigid2d-bench scene --scene FILE [--broadphase NAME] [--steps N] [--final-state OUT]\n"
+    "                           [--repeat K] [--json-out FILE]\n"
+    "  NAME: brute_force | grid | spatial_hash (default) | sap | tree | hierarchical_hash\n"
+    "  --steps: default the scene's own; --repeat K: K runs, the one with the median mean is\n"
+    "  reported; --final-state: FORMAT.md's final state of every body, in file order\n";
+
+struct SceneOptions {
+    std::string scene;
+    BroadPhaseType broadPhase = BroadPhaseType::SpatialHash;
+    int steps = -1; ///< -1: the scene's own
+    int repeat = 1;
+    std::string finalState;
+    std::string jsonOut;
+};
+
+/// Mean ms per step of each stage of World::step, in StepStats order.
+struct StageMeans {
+    double integrate = 0, broadPhase = 0, pairs = 0, contacts = 0, solve = 0, continuous = 0,
+           sleep = 0;
+
+    void add(const StepStats& s) {
+        integrate += double(s.integrateMs);
+        broadPhase += double(s.broadPhaseMs);
+        pairs += double(s.pairsMs);
+        contacts += double(s.contactsMs);
+        solve += double(s.solveMs);
+        continuous += double(s.continuousMs);
+        sleep += double(s.sleepMs);
+    }
+    void divide(int steps) {
+        for (double* stage :
+             {&integrate, &broadPhase, &pairs, &contacts, &solve, &continuous, &sleep})
+            *stage /= steps;
+    }
+};
+
+struct SceneRun {
+    TimeStats step;
+    StageMeans stages;
+    double setupMs = 0;
+    int awakeDynamicBodies = 0;
+    long worldKilobytes = 0; ///< growth of the peak resident set while building and stepping
+};
+
+SceneOptions parseOptions(int argc, char** argv) {
+    demos::CommandLine args("rigid2d-bench scene", kUsage, argc, argv);
+    SceneOptions options;
+    while (args.next()) {
+        const std::string& flag = args.flag();
+        if (flag == "--scene") {
+            options.scene = args.text();
+        } else if (flag == "--broadphase") {
+            options.broadPhase = args.broadPhase();
+        } else if (flag == "--steps") {
+            options.steps = args.integer();
+            if (options.steps < 1) args.fail("--steps must be at least 1");
+        } else if (flag == "--repeat") {
+            options.repeat = args.integer();
+            if (options.repeat < 1 || options.repeat > 1000)
+                args.fail("--repeat must be in [1, 1000]");
+        } else if (flag == "--final-state") {
+            options.finalState = args.text();
+        } else if (flag == "--json-out") {
+            options.jsonOut = args.text();
+        } else {
+            args.unknown();
+        }
+    }
+    if (options.scene.empty()) args.fail("--scene FILE is required");
+    return options;
+}
+
+SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options, int steps,
+                 bool writeFinalState) {
+    SceneRun run;
+    const long residentBefore = currentResidentKilobytes();
+    const auto setupStart = Clock::now();
+    World world({.gravity = scene.gravity, .broadPhase = options.broadPhase});
+    const std::vector<BodyId> bodies = scene_file::buildScene(scene, world);
+    run.setupMs = millisecondsBetween(setupStart, Clock::now());
+
+    std::vector<double> stepMs;
+    stepMs.reserve(static_cast<std::size_t>(steps));
+    for (int i = 0; i < steps; ++i) {
+        const auto start = Clock::now();
+        world.step(scene.timeStep);
+        stepMs.push_back(millisecondsBetween(start, Clock::now()));
+        run.stages.add(world.stats());
+    }
+    run.worldKilobytes = std::max(0L, peakResidentKilobytes() - residentBefore);
+    run.step = summarize(std::move(stepMs));
+    run.stages.divide(steps);
+    for (BodyId body : bodies)
+        if (world.bodyType(body) == BodyType::Dynamic && world.isAwake(body))
+            ++run.awakeDynamicBodies;
+    if (writeFinalState) scene_file::writeFinalState(world, bodies, options.finalState);
+    return run;
+}
+
+std::string formatReport(const scene_file::SceneDesc& scene, const SceneOptions& options, int steps,
+                         const SceneRun& run, const std::vector<double>& means) {
+    char buffer[1024];
+    const StageMeans& st = run.stages;
+    std::snprintf(
+        buffer, sizeof buffer,
+        "{\"engine\": \"rigid2d\", \"scene\": \"%s\", \"broadphase\": \"%s\", \"bodies\": %zu, "
+        "\"steps\": %d, \"ms_per_step\": {%s}, \"total_ms\": %.3f, \"awake_dynamic_bodies\": %d, "
+        "\"stage_ms_mean\": {\"integrate\": %.4f, \"broad_phase\": %.4f, \"pairs\": %.4f, "
+        "\"contacts\": %.4f, \"solve\": %.4f, \"continuous\": %.4f, \"sleep\": %.4f}, "
+        "\"setup_ms\": %.3f, \"peak_rss_kb\": %ld, \"world_rss_kb\": %ld",
+        scene.name.c_str(), std::string(toString(options.broadPhase)).c_str(), scene.bodies.size(),
+        steps, statsFields(run.step).c_str(), run.step.total, run.awakeDynamicBodies, st.integrate,
+        st.broadPhase, st.pairs, st.contacts, st.solve, st.continuous, st.sleep, run.setupMs,
+        peakResidentKilobytes(), run.worldKilobytes);
+    return buffer + repeatField(means) + "}";
+}
+
+} // namespace
+
+int runSceneCommand(int argc, char** argv) {
+    const SceneOptions options = parseOptions(argc, argv);
+    try {
+        const scene_file::SceneDesc scene = scene_file::readSceneFile(options.scene);
+        const int steps = options.steps > 0 ? options.steps : scene.steps;
+        std::vector<SceneRun> runs;
+        std::vector<double> means;
+        for (int r = 0; r < options.repeat; ++r) {
+            // Every run is bit-identical (determinism), so the first one's final state stands
+            // for all.
+            runs.push_back(runOnce(scene, options, steps, r == 0 && !options.finalState.empty()));
+            means.push_back(runs.back().step.mean);
+        }
+        const SceneRun& reported = runs[medianRunIndex(means)];
+        return emitReport("scene", formatReport(scene, options, steps, reported, means),
+                          options.jsonOut);
+    } catch (const std::exception& error) { // SceneFileError names file, body and field
+        std::fprintf(stderr, "rigid2d-bench scene: %s\n", error.what());
+        return 1;
+    }
+}
+
+} // namespace rigid2d::bench

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# rigid2d-bench from the command line, as the comparison script and users run it.
+#   bench_commands.sh BENCH SCENES_DIR WORK_DIR churn|scene|bad-scene
+# churn:     every broad phase finds exactly the overlaps every peer finds (BROADPHASE.md's
+#            N = 10000 over 100 frames: 341445)
+# scene:     a shared scene file runs, repeats, writes its report and a final state of every body
+# bad-scene: a refused scene file exits 1 with a message naming the body and the field
+set -euo pipefail
+bench="$1" scenes="$2" work="$3" what="$4"
+mkdir -p "$work"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+case "$what" in
+  churn)
+    for bp in brute_force grid spatial_hash sap tree hierarchical_hash; do
+      line=$("$bench" churn --broadphase "$bp" --n 10000 --frames 100)
+      echo "$line"
+      grep -q '"overlaps": 341445,' <<<"$line" || fail "$bp: overlap total is not 341445"
+    done
+    ;;
+  scene)
+    "$bench" scene --scene "$scenes/newtons_cradle_5.json" --broadphase tree --steps 120 \
+      --repeat 3 --final-state "$work/final.json" --json-out "$work/report.json" >"$work/stdout"
+    cat "$work/stdout"
+    cmp -s "$work/stdout" "$work/report.json" || fail "--json-out differs from stdout"
+    for field in '"engine": "rigid2d"' '"scene": "newtons_cradle_5"' '"broadphase": "tree"' \
+                 '"steps": 120' '"ms_per_step": {"median": ' '"awake_dynamic_bodies": ' \
+                 '"peak_rss_kb": ' '"repeat": {"runs": 3'; do
+      grep -qF "$field" "$work/stdout" || fail "report lacks $field"
+    done
+    bodies=$(grep -o '"bodies": [0-9]*' "$work/stdout" | grep -o '[0-9]*')
+    [ "$(grep -o '"position"' "$work/final.json" | wc -l)" -eq "$bodies" ] ||
+      fail "final state does not hold all $bodies bodies"
+    ;;
+  bad-scene)
+    cat >"$work/bad.json" <<'JSON'
+{"format": "rigid2d-scene", "version": 1, "bodies": [
+  {"type": "static", "position": [0, 0], "shapes": [{"kind": "box", "half_extents": [5, 1]}]},
+  {"position": [0, 3], "shapes": [{"kind": "circle", "radius": -1}]}]}
+JSON
+    set +e
+    "$bench" scene --scene "$work/bad.json" 2>"$work/stderr"
+    code=$?
+    set -e
+    cat "$work/stderr"
+    [ "$code" -eq 1 ] || fail "exit code $code, expected 1"
+    grep -q 'body 1' "$work/stderr" && grep -q 'radius' "$work/stderr" ||
+      fail "the message does not name body 1 and its radius"
+    ;;
+  *) fail "unknown check '$what'" ;;
+esac
