@@ -40,6 +40,8 @@ void UniformGrid::configure(float cellSize) {
         CellMapping(m_bounds.lower, static_cast<float>(size), {0, 0, m_columns - 1, m_rows - 1});
     // Nothing is filed under the new layout yet: every live proxy is dirty until file().
     m_start.assign(cellCount() + kStartPadding + static_cast<std::size_t>(m_columns), 0);
+    m_firstCell = 1;
+    m_lastCell = 0;
     m_entries.clear();
     m_primary.clear();
     m_overflow.clear();
@@ -89,7 +91,12 @@ void UniformGrid::countCells() {
     const CellMapping mapping = m_mapping;
     const AABB bounds = m_bounds;
     const auto columns = static_cast<std::size_t>(m_columns);
-    std::fill(m_start.begin(), m_start.end(), 0u);
+    // Only the offsets of the last filing's cell range are nonzero (see m_firstCell).
+    if (m_firstCell <= m_lastCell) {
+        std::fill(m_start.begin() + static_cast<std::ptrdiff_t>(m_firstCell),
+                  m_start.begin() + static_cast<std::ptrdiff_t>(m_lastCell + 3), 0u);
+    }
+    std::size_t first = cellCount(), last = 0;
     std::uint32_t* count = m_start.data() + 2;
     m_overflow.clear();
     m_visits.clear();
@@ -104,6 +111,10 @@ void UniformGrid::countCells() {
         }
         const CellRange r = mapping.rangeOfInside(box);
         m_visits.push_back({{box, id}, r});
+        first = std::min(first,
+                         static_cast<std::size_t>(r.y0) * columns + static_cast<std::size_t>(r.x0));
+        last = std::max(last,
+                        static_cast<std::size_t>(r.y1) * columns + static_cast<std::size_t>(r.x1));
         std::uint32_t* cell =
             count + static_cast<std::size_t>(r.y0) * columns + static_cast<std::size_t>(r.x0);
         const auto w = static_cast<std::uint32_t>(r.x1 - r.x0);
@@ -120,6 +131,8 @@ void UniformGrid::countCells() {
         for (std::uint32_t y = 0; y <= h; ++y, cell += columns)
             for (std::uint32_t x = 0; x <= w; ++x) ++cell[x];
     });
+    m_firstCell = first;
+    m_lastCell = last;
 }
 
 void UniformGrid::file() {
@@ -132,15 +145,19 @@ void UniformGrid::file() {
     }
     // m_start was counted at [c + 2]; prefix-sum, then scatter with [c + 1]++, after which
     // [c] .. [c + 1] delimit cell c.
+    // Only the cells from m_firstCell to m_lastCell were counted: the sums run over those, so
+    // a filing costs O(proxies + that range), not O(every cell of the bounds).
     std::uint32_t* start = m_start.data();
     std::size_t occupied = 0;
-    const std::size_t cells = cellCount();
-    for (std::size_t c = 2; c < cells + 2; ++c) {
-        occupied += start[c] != 0;
-        start[c] += start[c - 1];
+    std::size_t total = 0;
+    if (m_firstCell <= m_lastCell) {
+        for (std::size_t c = m_firstCell + 2; c <= m_lastCell + 2; ++c) {
+            occupied += start[c] != 0;
+            start[c] += start[c - 1];
+        }
+        total = start[m_lastCell + 2];
     }
     m_occupiedCells = occupied;
-    const std::size_t total = start[cells + 1];
 
     // Pass 2, scatter, in the same order. Each proxy's entry in its lower-left cell is flagged
     // "primary": those, in cell order, are the next filing order.
@@ -200,13 +217,14 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
     out.clear();
     file();
     std::size_t tests = 0;
-    std::size_t c = 0;
-    for (std::int32_t y = 0; y < m_rows; ++y) {
-        for (std::int32_t x = 0; x < m_columns; ++x, ++c) {
-            const std::uint32_t begin = m_start[c];
-            const std::uint32_t count = m_start[c + 1] - begin;
-            if (count >= 2) tests += pairsInCell(&m_entries[begin], count, x, y, m_mapping, out);
-        }
+    const auto columns = static_cast<std::size_t>(m_columns);
+    for (std::size_t c = m_firstCell; c <= m_lastCell; ++c) {
+        const std::uint32_t begin = m_start[c];
+        const std::uint32_t count = m_start[c + 1] - begin;
+        if (count < 2) continue;
+        const auto x = static_cast<std::int32_t>(c % columns);
+        const auto y = static_cast<std::int32_t>(c / columns);
+        tests += pairsInCell(&m_entries[begin], count, x, y, m_mapping, out);
     }
     // Overflow proxies: against the entries of the cells their box covers (the ownership rule
     // with the clamped mapping keeps each pair once), then against each other.
@@ -216,10 +234,9 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
         const AABB& box = boxes[id];
         if (overlaps(box, m_bounds)) {
             forEachCell(m_mapping.rangeOf(box), [&](std::int32_t x, std::int32_t y) {
-                const std::size_t cell = cellIndex(x, y);
-                tests +=
-                    boxAgainstEntries(&m_entries[m_start[cell]], m_start[cell + 1] - m_start[cell],
-                                      x, y, m_mapping, id, box, out);
+                const CellSpan cell = cellSpan(cellIndex(x, y));
+                tests += boxAgainstEntries(m_entries.data() + cell.begin, cell.end - cell.begin, x,
+                                           y, m_mapping, id, box, out);
             });
         }
         for (std::size_t j = i + 1; j < m_overflow.size(); ++j) {
@@ -233,8 +250,8 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
 
 template <class F>
 void UniformGrid::forEachFiled(std::int32_t x, std::int32_t y, F&& f) const {
-    const std::size_t cell = cellIndex(x, y);
-    for (std::uint32_t i = m_start[cell]; i < m_start[cell + 1]; ++i) {
+    const CellSpan cell = cellSpan(cellIndex(x, y));
+    for (std::uint32_t i = cell.begin; i < cell.end; ++i) {
         if (isCurrent(m_entries[i].id)) f(m_entries[i]);
     }
 }
@@ -316,8 +333,13 @@ void UniformGrid::validate() const {
     R2D_CHECK(cellCount() <= m_maxCells, "grid has more cells than maxGridCells");
     R2D_CHECK(m_start.size() == cellCount() + kStartPadding + static_cast<std::size_t>(m_columns),
               "grid cell table has the wrong size");
-    R2D_CHECK(m_start[0] == 0 && m_start[cellCount()] == m_entries.size(),
-              "grid cell offsets do not cover the entries");
+    if (m_firstCell <= m_lastCell) {
+        R2D_CHECK(m_lastCell < cellCount() && m_start[m_firstCell] == 0 &&
+                      m_start[m_lastCell + 1] == m_entries.size(),
+                  "grid cell offsets do not cover the entries");
+    } else {
+        R2D_CHECK(m_entries.empty(), "grid has entries but no filed cells");
+    }
     const std::uint32_t capacity = m_proxies.capacity();
     R2D_CHECK(m_dirty.size() >= capacity, "dirty flags shorter than the proxies");
     std::size_t dirtyCount = 0;
@@ -342,9 +364,10 @@ void UniformGrid::validate() const {
     std::size_t c = 0;
     for (std::int32_t y = 0; y < m_rows; ++y) {
         for (std::int32_t x = 0; x < m_columns; ++x, ++c) {
-            R2D_CHECK(m_start[c] <= m_start[c + 1], "grid cell offsets decrease");
-            occupied += m_start[c] != m_start[c + 1];
-            for (std::uint32_t i = m_start[c]; i < m_start[c + 1]; ++i) {
+            const CellSpan span = cellSpan(c);
+            R2D_CHECK(span.begin <= span.end, "grid cell offsets decrease");
+            occupied += span.begin != span.end;
+            for (std::uint32_t i = span.begin; i < span.end; ++i) {
                 const CellEntry& e = m_entries[i];
                 R2D_CHECK(e.id < capacity, "grid entry id out of range");
                 if (!isCurrent(e.id)) continue; // stale until the next findPairs, never visited
@@ -384,9 +407,8 @@ void UniformGrid::debugDraw(DebugDraw& draw) const {
     if (!cull || overlaps(draw.cullRegion, m_bounds)) {
         const CellRange range = cull ? m_mapping.rangeOf(draw.cullRegion) : m_mapping.clampRange();
         forEachCell(range, [&](std::int32_t x, std::int32_t y) {
-            const std::size_t cell = cellIndex(x, y);
-            if (m_start[cell] != m_start[cell + 1])
-                draw.drawAABB(m_mapping.cellBox(x, y), cellColor);
+            const CellSpan cell = cellSpan(cellIndex(x, y));
+            if (cell.begin != cell.end) draw.drawAABB(m_mapping.cellBox(x, y), cellColor);
         });
     }
     forEachUnfiled([&](std::uint32_t id) {

@@ -114,10 +114,22 @@ private:
     std::int32_t m_columns = 0;
     std::int32_t m_rows = 0;
 
-    // The filing of the last file(): entries of cell c are m_entries[m_start[c] .. m_start[c+1]).
-    // Past the cells, m_start has kStartPadding + one row of slack for file()'s 2 x 2 fast path.
+    // The filing of the last file(): entries of cell c are m_entries[m_start[c] .. m_start[c+1])
+    // for c in [m_firstCell, m_lastCell], the cells between the lowest and highest cell index any
+    // filed proxy covers (empty range: first > last); other cells are empty and their offsets,
+    // zero past m_lastCell + 2, mean nothing (cellSpan() knows). Past the cells, m_start has
+    // kStartPadding + one row of slack for file()'s 2 x 2 fast path.
     static constexpr std::size_t kStartPadding = 4;
     std::vector<std::uint32_t> m_start;
+    std::size_t m_firstCell = 1;
+    std::size_t m_lastCell = 0;
+    struct CellSpan {
+        std::uint32_t begin = 0, end = 0;
+    };
+    [[nodiscard]] CellSpan cellSpan(std::size_t cell) const noexcept {
+        if (cell < m_firstCell || cell > m_lastCell) return {};
+        return {m_start[cell], m_start[cell + 1]};
+    }
     std::vector<CellEntry> m_entries;
     std::vector<std::uint8_t> m_primary; ///< per entry: the proxy's lower-left cell
     struct Visit {
