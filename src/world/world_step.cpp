@@ -191,9 +191,13 @@ void WorldState::solve(float dt) {
     solverMotions.resize(awakeBodies.size() + 1);
     solverBodies[0] = SolverState{};
     solverMotions[0] = SolverMotion{};
+    // Solver slot per body (0: asleep or static), compact so that the constraint loop below
+    // reads it from cache instead of each body's record.
+    bodySlots.assign(bodies.size(), 0u);
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
         body.solverIndex = i + 1;
+        bodySlots[awakeBodies[i]] = i + 1;
         SolverState& sb = solverBodies[i + 1];
         sb.v = body.linearVelocity;
         sb.w = body.invInertia > 0.0f || body.type == BodyType::Kinematic ? body.angularVelocity
@@ -222,13 +226,13 @@ void WorldState::solve(float dt) {
     for (std::uint32_t c = 0; c < contacts.size(); ++c) {
         const Contact& contact = contacts[c];
         if (!contact.live || !contact.touching || contact.sensor) continue;
-        const Body& bodyA = bodies[contact.edges[0].body];
-        const Body& bodyB = bodies[contact.edges[1].body];
-        if (!bodyA.awake && !bodyB.awake) continue;
+        const std::uint32_t slotA = bodySlots[contact.edges[0].body];
+        const std::uint32_t slotB = bodySlots[contact.edges[1].body];
+        if (slotA == 0 && slotB == 0) continue;                            // both asleep or static
         if (used == constraints.size()) constraints.resize(2 * used + 16); // not expected
         ContactConstraint& constraint = constraints[used++];
-        constraint.bodyA = bodyA.awake ? bodyA.solverIndex : 0;
-        constraint.bodyB = bodyB.awake ? bodyB.solverIndex : 0;
+        constraint.bodyA = slotA;
+        constraint.bodyB = slotB;
         constraint.contact = c;
         constraint.friction = contact.friction;
         constraint.restitution = contact.restitution;
