@@ -320,8 +320,12 @@ void WorldState::sleepAndFinish(float dt) {
     const float linearTolSq = def.linearSleepTolerance * def.linearSleepTolerance;
     const float angularTolSq = def.angularSleepTolerance * def.angularSleepTolerance;
     sleepTimes.resize(awakeBodies.size());
+    // Per solver slot: is the body dynamic (slot 0, static, is not). Compact, so the loop over
+    // constraints below does not read two random body records per constraint.
+    slotDynamic.assign(awakeBodies.size() + 1, 0);
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
+        slotDynamic[i + 1] = body.type == BodyType::Dynamic ? 1 : 0;
         const Vec2 v = body.linearVelocity;
         const float w = body.angularVelocity;
         if (!body.enableSleep || v.x * v.x + v.y * v.y > linearTolSq || w * w > angularTolSq)
@@ -332,10 +336,7 @@ void WorldState::sleepAndFinish(float dt) {
     }
     islandLinks.clear();
     for (const ContactConstraint& constraint : activeConstraints) {
-        if (constraint.bodyA == 0 || constraint.bodyB == 0) continue;
-        const Body& bodyA = bodies[awakeBodies[constraint.bodyA - 1]];
-        const Body& bodyB = bodies[awakeBodies[constraint.bodyB - 1]];
-        if (bodyA.type != BodyType::Dynamic || bodyB.type != BodyType::Dynamic) continue;
+        if (slotDynamic[constraint.bodyA] == 0 || slotDynamic[constraint.bodyB] == 0) continue;
         islandLinks.push_back(constraint.bodyA - 1);
         islandLinks.push_back(constraint.bodyB - 1);
     }
