@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+// RIGID2D_NO_SIMD forces the portable path (to test it on x86).
+#if !defined(RIGID2D_NO_SIMD) &&                                                                   \
+    (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
 #define RIGID2D_SSE2 1
 #include <emmintrin.h>
 #endif
