@@ -13,38 +13,6 @@ namespace {
 // Tangent of a contact: the normal turned clockwise.
 [[nodiscard]] inline Vec2 tangentOf(Vec2 n) noexcept { return {n.y, -n.x}; }
 
-void prepareConstraints(std::span<const SolverState> bodies, std::span<const SolverMotion> motions,
-                        std::span<ContactConstraint> constraints, const Softness& contactSoftness,
-                        const Softness& staticSoftness) {
-    for (ContactConstraint& c : constraints) {
-        const SolverState& a = bodies[c.bodyA];
-        const SolverState& b = bodies[c.bodyB];
-        const float mA = motions[c.bodyA].invMass, iA = motions[c.bodyA].invInertia;
-        const float mB = motions[c.bodyB].invMass, iB = motions[c.bodyB].invInertia;
-        c.invMassA = mA;
-        c.invInertiaA = iA;
-        c.invMassB = mB;
-        c.invInertiaB = iB;
-        // Contacts against an immovable body may be stiffer: only one side gives way.
-        c.softness = (mA == 0.0f || mB == 0.0f) ? staticSoftness : contactSoftness;
-        const Vec2 n = c.normal;
-        const Vec2 t = tangentOf(n);
-        for (int i = 0; i < c.pointCount; ++i) {
-            SolverPoint& p = c.points[i];
-            const float rnA = cross(p.anchorA, n), rnB = cross(p.anchorB, n);
-            const float kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-            p.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
-            const float rtA = cross(p.anchorA, t), rtB = cross(p.anchorB, t);
-            const float kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-            p.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
-            p.maxNormalImpulse = 0.0f;
-            const Vec2 vrA = a.v + cross(a.w, p.anchorA);
-            const Vec2 vrB = b.v + cross(b.w, p.anchorB);
-            p.approachVelocity = dot(vrB - vrA, n);
-        }
-    }
-}
-
 void integrateVelocities(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
                          float h, float maxSpeed) {
     const float maxSpeedSq = maxSpeed * maxSpeed;
@@ -78,117 +46,111 @@ void integratePositions(std::span<SolverState> bodies, float h) {
     }
 }
 
-void warmStart(std::span<SolverState> bodies, std::span<const ContactConstraint> constraints) {
-    for (const ContactConstraint& c : constraints) {
-        SolverState& a = bodies[c.bodyA];
-        SolverState& b = bodies[c.bodyB];
-        const Vec2 n = c.normal;
-        const Vec2 t = tangentOf(n);
-        for (int i = 0; i < c.pointCount; ++i) {
-            const SolverPoint& p = c.points[i];
-            const Vec2 impulse = p.normalImpulse * n + p.tangentImpulse * t;
-            a.v -= c.invMassA * impulse;
-            a.w -= c.invInertiaA * cross(p.anchorA, impulse);
-            b.v += c.invMassB * impulse;
-            b.w += c.invInertiaB * cross(p.anchorB, impulse);
-        }
+void warmStart(std::span<SolverState> bodies, const ContactConstraint& c) {
+
+    SolverState& a = bodies[c.bodyA];
+    SolverState& b = bodies[c.bodyB];
+    const Vec2 n = c.normal;
+    const Vec2 t = tangentOf(n);
+    for (int i = 0; i < c.pointCount; ++i) {
+        const SolverPoint& p = c.points[i];
+        const Vec2 impulse = p.normalImpulse * n + p.tangentImpulse * t;
+        a.v -= c.invMassA * impulse;
+        a.w -= c.invInertiaA * cross(p.anchorA, impulse);
+        b.v += c.invMassB * impulse;
+        b.w += c.invInertiaB * cross(p.anchorB, impulse);
     }
 }
 
-void solveContacts(std::span<SolverState> bodies, std::span<ContactConstraint> constraints,
-                   float inverseH, float maxPushSpeed, bool useBias) {
-    for (ContactConstraint& c : constraints) {
-        SolverState& a = bodies[c.bodyA];
-        SolverState& b = bodies[c.bodyB];
-        const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
-        Vec2 vA = a.v, vB = b.v;
-        float wA = a.w, wB = b.w;
-        const Vec2 n = c.normal;
-        const Vec2 dp = b.dp - a.dp;
-        for (int i = 0; i < c.pointCount; ++i) {
-            SolverPoint& p = c.points[i];
-            // Current separation from the position deltas of this step.
-            const Vec2 prA = rotate(a.dq, p.anchorA);
-            const Vec2 prB = rotate(b.dq, p.anchorB);
-            const float s = dot(dp + prB - prA, n) + p.baseSeparation;
-            float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
-            if (s > 0.0f) {
-                bias = s * inverseH; // speculative: close the gap this substep, no more
-            } else if (useBias) {
-                bias = std::max(c.softness.biasRate * s, -maxPushSpeed);
-                massScale = c.softness.massScale;
-                impulseScale = c.softness.impulseScale;
-            }
-            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
-            const float vn = dot(dv, n);
-            float impulse =
-                -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
-            const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
-            impulse = newImpulse - p.normalImpulse;
-            p.normalImpulse = newImpulse;
-            p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
-            const Vec2 P = impulse * n;
-            vA -= mA * P;
-            wA -= iA * cross(p.anchorA, P);
-            vB += mB * P;
-            wB += iB * cross(p.anchorB, P);
+void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inverseH,
+                  float maxPushSpeed, bool useBias) {
+
+    SolverState& a = bodies[c.bodyA];
+    SolverState& b = bodies[c.bodyB];
+    const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
+    Vec2 vA = a.v, vB = b.v;
+    float wA = a.w, wB = b.w;
+    const Vec2 n = c.normal;
+    const Vec2 dp = b.dp - a.dp;
+    for (int i = 0; i < c.pointCount; ++i) {
+        SolverPoint& p = c.points[i];
+        // Current separation from the position deltas of this step.
+        const Vec2 prA = rotate(a.dq, p.anchorA);
+        const Vec2 prB = rotate(b.dq, p.anchorB);
+        const float s = dot(dp + prB - prA, n) + p.baseSeparation;
+        float bias = 0.0f, massScale = 1.0f, impulseScale = 0.0f;
+        if (s > 0.0f) {
+            bias = s * inverseH; // speculative: close the gap this substep, no more
+        } else if (useBias) {
+            bias = std::max(c.softness.biasRate * s, -maxPushSpeed);
+            massScale = c.softness.massScale;
+            impulseScale = c.softness.impulseScale;
         }
-        const Vec2 t = tangentOf(n);
-        for (int i = 0; i < c.pointCount; ++i) {
-            SolverPoint& p = c.points[i];
-            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
-            const float vt = dot(dv, t);
-            float impulse = -p.tangentMass * vt;
-            const float maxFriction = c.friction * p.normalImpulse;
-            const float newImpulse =
-                std::clamp(p.tangentImpulse + impulse, -maxFriction, maxFriction);
-            impulse = newImpulse - p.tangentImpulse;
-            p.tangentImpulse = newImpulse;
-            const Vec2 P = impulse * t;
-            vA -= mA * P;
-            wA -= iA * cross(p.anchorA, P);
-            vB += mB * P;
-            wB += iB * cross(p.anchorB, P);
-        }
-        a.v = vA;
-        a.w = wA;
-        b.v = vB;
-        b.w = wB;
+        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const float vn = dot(dv, n);
+        float impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
+        const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
+        impulse = newImpulse - p.normalImpulse;
+        p.normalImpulse = newImpulse;
+        p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
+        const Vec2 P = impulse * n;
+        vA -= mA * P;
+        wA -= iA * cross(p.anchorA, P);
+        vB += mB * P;
+        wB += iB * cross(p.anchorB, P);
     }
+    const Vec2 t = tangentOf(n);
+    for (int i = 0; i < c.pointCount; ++i) {
+        SolverPoint& p = c.points[i];
+        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const float vt = dot(dv, t);
+        float impulse = -p.tangentMass * vt;
+        const float maxFriction = c.friction * p.normalImpulse;
+        const float newImpulse = std::clamp(p.tangentImpulse + impulse, -maxFriction, maxFriction);
+        impulse = newImpulse - p.tangentImpulse;
+        p.tangentImpulse = newImpulse;
+        const Vec2 P = impulse * t;
+        vA -= mA * P;
+        wA -= iA * cross(p.anchorA, P);
+        vB += mB * P;
+        wB += iB * cross(p.anchorB, P);
+    }
+    a.v = vA;
+    a.w = wA;
+    b.v = vB;
+    b.w = wB;
 }
 
-void applyRestitution(std::span<SolverState> bodies, std::span<ContactConstraint> constraints,
-                      float threshold) {
-    for (ContactConstraint& c : constraints) {
-        if (c.restitution == 0.0f) continue;
-        SolverState& a = bodies[c.bodyA];
-        SolverState& b = bodies[c.bodyB];
-        const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
-        Vec2 vA = a.v, vB = b.v;
-        float wA = a.w, wB = b.w;
-        const Vec2 n = c.normal;
-        for (int i = 0; i < c.pointCount; ++i) {
-            SolverPoint& p = c.points[i];
-            // Only points that were closing fast and actually pushed bounce.
-            if (p.approachVelocity > -threshold || p.maxNormalImpulse == 0.0f) continue;
-            const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
-            const float vn = dot(dv, n);
-            float impulse = -p.normalMass * (vn + c.restitution * p.approachVelocity);
-            const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
-            impulse = newImpulse - p.normalImpulse;
-            p.normalImpulse = newImpulse;
-            p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
-            const Vec2 P = impulse * n;
-            vA -= mA * P;
-            wA -= iA * cross(p.anchorA, P);
-            vB += mB * P;
-            wB += iB * cross(p.anchorB, P);
-        }
-        a.v = vA;
-        a.w = wA;
-        b.v = vB;
-        b.w = wB;
+void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float threshold) {
+
+    if (c.restitution == 0.0f) return;
+    SolverState& a = bodies[c.bodyA];
+    SolverState& b = bodies[c.bodyB];
+    const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
+    Vec2 vA = a.v, vB = b.v;
+    float wA = a.w, wB = b.w;
+    const Vec2 n = c.normal;
+    for (int i = 0; i < c.pointCount; ++i) {
+        SolverPoint& p = c.points[i];
+        // Only points that were closing fast and actually pushed bounce.
+        if (p.approachVelocity > -threshold || p.maxNormalImpulse == 0.0f) continue;
+        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const float vn = dot(dv, n);
+        float impulse = -p.normalMass * (vn + c.restitution * p.approachVelocity);
+        const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
+        impulse = newImpulse - p.normalImpulse;
+        p.normalImpulse = newImpulse;
+        p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
+        const Vec2 P = impulse * n;
+        vA -= mA * P;
+        wA -= iA * cross(p.anchorA, P);
+        vB += mB * P;
+        wB += iB * cross(p.anchorB, P);
     }
+    a.v = vA;
+    a.w = wA;
+    b.v = vB;
+    b.w = wB;
 }
 
 } // namespace
@@ -216,25 +178,83 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
     }
 }
 
-void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
-                   std::span<ContactConstraint> constraints, const SolverSettings& settings) {
-    const int substeps = std::max(settings.substeps, 1);
-    const float h = settings.dt / static_cast<float>(substeps);
-    const float inverseH = 1.0f / h;
-    const Softness contactSoftness =
-        makeSoftness(settings.contactHertz, settings.contactDampingRatio, h);
-    const Softness staticSoftness =
-        makeSoftness(2.0f * settings.contactHertz, settings.contactDampingRatio, h);
+namespace {
 
-    prepareConstraints(bodies, motions, constraints, contactSoftness, staticSoftness);
-    for (int i = 0; i < substeps; ++i) {
-        integrateVelocities(bodies, motions, h, settings.maxLinearSpeed);
-        warmStart(bodies, constraints);
-        solveContacts(bodies, constraints, inverseH, settings.maxContactPushSpeed, true);
-        integratePositions(bodies, h);
-        solveContacts(bodies, constraints, inverseH, settings.maxContactPushSpeed, false);
+struct SubstepSettings {
+    int substeps = 1;
+    float h = 0.0f;
+    float inverseH = 0.0f;
+    Softness contact{};
+    Softness stiff{}; ///< against an immovable body
+};
+
+[[nodiscard]] SubstepSettings substepSettings(const SolverSettings& settings) {
+    SubstepSettings s;
+    s.substeps = std::max(settings.substeps, 1);
+    s.h = settings.dt / static_cast<float>(s.substeps);
+    s.inverseH = 1.0f / s.h;
+    s.contact = makeSoftness(settings.contactHertz, settings.contactDampingRatio, s.h);
+    s.stiff = makeSoftness(2.0f * settings.contactHertz, settings.contactDampingRatio, s.h);
+    return s;
+}
+
+} // namespace
+
+void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
+                             std::span<ContactConstraint> constraints,
+                             const SolverSettings& settings) {
+    const SubstepSettings s = substepSettings(settings);
+    const float push = settings.maxContactPushSpeed;
+    const PrepareContext context{bodies, motions, s.contact, s.stiff};
+    for (ContactConstraint& c : constraints) prepareConstraint(context, c);
+    for (int i = 0; i < s.substeps; ++i) {
+        integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed);
+        for (const ContactConstraint& c : constraints) warmStart(bodies, c);
+        for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, true);
+        integratePositions(bodies, s.h);
+        for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, false);
     }
-    applyRestitution(bodies, constraints, settings.restitutionThreshold);
+    for (ContactConstraint& c : constraints)
+        applyRestitution(bodies, c, settings.restitutionThreshold);
+}
+
+void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
+                   std::span<ContactConstraint> constraints, const SolverSettings& settings,
+                   ContactSolverScratch& scratch) {
+    const SubstepSettings s = substepSettings(settings);
+    const float push = settings.maxContactPushSpeed;
+
+    // Bodies that cannot move take no colour (contact_colouring.hpp).
+    scratch.movable.resize(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        scratch.movable[i] = i != 0 && (motions[i].invMass > 0.0f || motions[i].invInertia > 0.0f);
+    scratch.bodies.resize(constraints.size());
+    for (std::size_t i = 0; i < constraints.size(); ++i)
+        scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
+    colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
+    // Each constraint is prepared as it is packed (one pass over the constraints).
+    const PrepareContext context{bodies, motions, s.contact, s.stiff};
+    const bool bouncy = packWideContacts(context, constraints, scratch.colouring, scratch.wide);
+    const std::span<WideContact> wide(scratch.wide);
+    const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
+    for (const std::uint32_t c : overflow) prepareConstraint(context, constraints[c]);
+
+    for (int i = 0; i < s.substeps; ++i) {
+        integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed);
+        warmStartWide(bodies, wide);
+        for (const std::uint32_t c : overflow) warmStart(bodies, constraints[c]);
+        solveWide(bodies, wide, s.inverseH, push, true);
+        for (const std::uint32_t c : overflow)
+            solveContact(bodies, constraints[c], s.inverseH, push, true);
+        integratePositions(bodies, s.h);
+        solveWide(bodies, wide, s.inverseH, push, false);
+        for (const std::uint32_t c : overflow)
+            solveContact(bodies, constraints[c], s.inverseH, push, false);
+    }
+    storeWideImpulses(wide, constraints);
+    if (!bouncy) return; // the usual case: skip a pass over the constraints in colour order
+    for (const std::uint32_t c : scratch.colouring.order)
+        applyRestitution(bodies, constraints[c], settings.restitutionThreshold);
 }
 
 } // namespace rigid2d::detail

@@ -13,86 +13,45 @@
 // The current separation of a point is its separation at the start of the step corrected by the
 // bodies' position deltas, so the narrow phase runs once per step. Bodies are a dense array of the
 // awake bodies split in hot state and cold motion data (slot 0 is a static body that never
-// moves); constraints a dense array in contact
-// order. Plain Gauss-Seidel: the order is fixed by the world, so the result is deterministic.
+// moves); constraints a dense array in contact order. Gauss-Seidel in colour order
+// (contact_colouring.hpp): the constraints of one colour share no movable body and are solved four
+// at a time (wide_contacts.hpp), then the overflow ones one at a time. The colouring follows the
+// constraint order the world fixes, so the result is deterministic.
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
-#include "narrowphase/manifold.hpp"
-#include "world/body.hpp"
+#include "solver/contact_colouring.hpp"
+#include "solver/contact_prepare.hpp"
+#include "solver/solver_types.hpp"
+#include "solver/wide_contacts.hpp"
 
 namespace rigid2d::detail {
 
-/// What the contact loops touch per body, 32 bytes: two bodies share a cache line.
-struct SolverState {
-    Vec2 v{};
-    float w = 0.0f;
-    float dAngle = 0.0f; ///< rotation since the start of the step, rad
-    Vec2 dp{};           ///< translation since the start of the step
-    Rot dq{};            ///< rotation since the start of the step
-};
-
-/// What only the velocity integration needs per body.
-struct SolverMotion {
-    float invMass = 0.0f;
-    float invInertia = 0.0f;
-    Vec2 linearAcceleration{}; ///< gravity * scale + force / mass, m/s²
-    float angularAcceleration = 0.0f;
-    float linearDamping = 0.0f;
-    float angularDamping = 0.0f;
-};
-
-/// Soft constraint coefficients for one substep (Solver2D "soft step").
-struct Softness {
-    float biasRate = 0.0f;
-    float massScale = 1.0f;
-    float impulseScale = 0.0f;
-};
-
-[[nodiscard]] Softness makeSoftness(float hertz, float dampingRatio, float h) noexcept;
-
-struct SolverPoint {
-    Vec2 anchorA{}, anchorB{};
-    float baseSeparation = 0.0f; ///< separation minus dot(anchorB - anchorA, normal)
-    float normalMass = 0.0f;
-    float tangentMass = 0.0f;
-    float normalImpulse = 0.0f;
-    float tangentImpulse = 0.0f;
-    float maxNormalImpulse = 0.0f;
-    float approachVelocity = 0.0f; ///< relative normal velocity at prepare (negative = closing)
-};
-
-struct ContactConstraint {
-    std::uint32_t bodyA = 0; ///< slot in the solver body array (0 = the static slot)
-    std::uint32_t bodyB = 0;
-    std::uint32_t contact = 0;
-    float invMassA = 0.0f, invInertiaA = 0.0f; ///< copied at prepare: no second body lookup
-    float invMassB = 0.0f, invInertiaB = 0.0f;
-    Vec2 normal{};
-    float friction = 0.0f;
-    float restitution = 0.0f;
-    Softness softness{};
-    int pointCount = 0;
-    SolverPoint points[kMaxManifoldPoints];
-};
-
-struct SolverSettings {
-    float dt = 0.0f;
-    int substeps = 4;
-    float contactHertz = 30.0f;
-    float contactDampingRatio = 10.0f;
-    float maxContactPushSpeed = 3.0f;
-    float restitutionThreshold = 1.0f;
-    float maxLinearSpeed = 1e9f; ///< maxTranslation / dt
+/// Working memory of the coloured solve, kept between steps so that a warm step does not
+/// allocate.
+struct ContactSolverScratch {
+    std::vector<ConstraintBodies> bodies;
+    std::vector<std::uint8_t> movable;
+    std::vector<std::uint32_t> bodyColours;
+    ContactColouring colouring;
+    std::vector<WideContact> wide;
 };
 
 /// Loads a constraint's points from a manifold (anchors, separation, warm-start impulses).
 void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);
 
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot) and
-/// `constraints`; impulses stay in the constraints.
+/// `constraints`, coloured and four at a time; impulses stay in the constraints.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
-                   std::span<ContactConstraint> constraints, const SolverSettings& settings);
+                   std::span<ContactConstraint> constraints, const SolverSettings& settings,
+                   ContactSolverScratch& scratch);
+
+/// The same step with every constraint solved one at a time in array order: the reference the
+/// coloured solve equals when `constraints` are given in its colour order (tests).
+void solveSoftStepSequential(std::span<SolverState> states, std::span<const SolverMotion> motions,
+                             std::span<ContactConstraint> constraints,
+                             const SolverSettings& settings);
 
 } // namespace rigid2d::detail

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -51,8 +52,12 @@ struct WorldState {
     std::vector<std::uint64_t> newPairs;
     std::vector<ProxyPair> allPairs; ///< findPairs output when many proxies moved
     std::vector<SolverState> solverBodies;
+    std::vector<std::uint32_t> bodySlots;  ///< body slot -> solver slot, 0 if not awake
+    std::vector<std::uint8_t> slotDynamic; ///< solver slot -> body is dynamic
     std::vector<SolverMotion> solverMotions;
-    std::vector<ContactConstraint> constraints;
+    std::vector<ContactConstraint> constraints;     ///< storage, at least activeConstraints
+    std::span<ContactConstraint> activeConstraints; ///< this step's, a prefix of constraints
+    ContactSolverScratch solverScratch;
     std::vector<std::uint32_t> islandParent;
     std::vector<std::uint32_t> islandLinks;
     std::vector<std::uint8_t> islandSleeps;

@@ -191,9 +191,13 @@ void WorldState::solve(float dt) {
     solverMotions.resize(awakeBodies.size() + 1);
     solverBodies[0] = SolverState{};
     solverMotions[0] = SolverMotion{};
+    // Solver slot per body (0: asleep or static), compact so that the constraint loop below
+    // reads it from cache instead of each body's record.
+    bodySlots.assign(bodies.size(), 0u);
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
         body.solverIndex = i + 1;
+        bodySlots[awakeBodies[i]] = i + 1;
         SolverState& sb = solverBodies[i + 1];
         sb.v = body.linearVelocity;
         sb.w = body.invInertia > 0.0f || body.type == BodyType::Kinematic ? body.angularVelocity
@@ -215,21 +219,26 @@ void WorldState::solve(float dt) {
             motion.linearDamping = motion.angularDamping = 0.0f;
         }
     }
-    constraints.clear();
+    // Grown, never shrunk: every field of a used constraint is written below or in the solver,
+    // so re-initialising them each step would only cost memory traffic.
+    if (constraints.size() < stats.touchingContacts) constraints.resize(stats.touchingContacts);
+    std::size_t used = 0;
     for (std::uint32_t c = 0; c < contacts.size(); ++c) {
         const Contact& contact = contacts[c];
         if (!contact.live || !contact.touching || contact.sensor) continue;
-        const Body& bodyA = bodies[contact.edges[0].body];
-        const Body& bodyB = bodies[contact.edges[1].body];
-        if (!bodyA.awake && !bodyB.awake) continue;
-        ContactConstraint& constraint = constraints.emplace_back();
-        constraint.bodyA = bodyA.awake ? bodyA.solverIndex : 0;
-        constraint.bodyB = bodyB.awake ? bodyB.solverIndex : 0;
+        const std::uint32_t slotA = bodySlots[contact.edges[0].body];
+        const std::uint32_t slotB = bodySlots[contact.edges[1].body];
+        if (slotA == 0 && slotB == 0) continue;                            // both asleep or static
+        if (used == constraints.size()) constraints.resize(2 * used + 16); // not expected
+        ContactConstraint& constraint = constraints[used++];
+        constraint.bodyA = slotA;
+        constraint.bodyB = slotB;
         constraint.contact = c;
         constraint.friction = contact.friction;
         constraint.restitution = contact.restitution;
         loadConstraintPoints(constraint, contact.manifold);
     }
+    activeConstraints = std::span<ContactConstraint>(constraints.data(), used);
     stats.integrateMs = millisecondsSince(t);
 
     t = Clock::now();
@@ -241,10 +250,10 @@ void WorldState::solve(float dt) {
     settings.maxContactPushSpeed = def.maxContactPushSpeed;
     settings.restitutionThreshold = def.restitutionThreshold;
     settings.maxLinearSpeed = def.maxTranslation / dt;
-    solveSoftStep(solverBodies, solverMotions, constraints, settings);
+    solveSoftStep(solverBodies, solverMotions, activeConstraints, settings, solverScratch);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.
-    for (const ContactConstraint& constraint : constraints) {
+    for (const ContactConstraint& constraint : activeConstraints) {
         Contact& contact = contacts[constraint.contact];
         Manifold& manifold = contact.manifold;
         float bestSpeed = 0.0f;
@@ -311,8 +320,12 @@ void WorldState::sleepAndFinish(float dt) {
     const float linearTolSq = def.linearSleepTolerance * def.linearSleepTolerance;
     const float angularTolSq = def.angularSleepTolerance * def.angularSleepTolerance;
     sleepTimes.resize(awakeBodies.size());
+    // Per solver slot: is the body dynamic (slot 0, static, is not). Compact, so the loop over
+    // constraints below does not read two random body records per constraint.
+    slotDynamic.assign(awakeBodies.size() + 1, 0);
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
+        slotDynamic[i + 1] = body.type == BodyType::Dynamic ? 1 : 0;
         const Vec2 v = body.linearVelocity;
         const float w = body.angularVelocity;
         if (!body.enableSleep || v.x * v.x + v.y * v.y > linearTolSq || w * w > angularTolSq)
@@ -322,11 +335,8 @@ void WorldState::sleepAndFinish(float dt) {
         sleepTimes[i] = body.sleepTime;
     }
     islandLinks.clear();
-    for (const ContactConstraint& constraint : constraints) {
-        if (constraint.bodyA == 0 || constraint.bodyB == 0) continue;
-        const Body& bodyA = bodies[awakeBodies[constraint.bodyA - 1]];
-        const Body& bodyB = bodies[awakeBodies[constraint.bodyB - 1]];
-        if (bodyA.type != BodyType::Dynamic || bodyB.type != BodyType::Dynamic) continue;
+    for (const ContactConstraint& constraint : activeConstraints) {
+        if (slotDynamic[constraint.bodyA] == 0 || slotDynamic[constraint.bodyB] == 0) continue;
         islandLinks.push_back(constraint.bodyA - 1);
         islandLinks.push_back(constraint.bodyB - 1);
     }

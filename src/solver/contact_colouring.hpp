@@ -1,0 +1,54 @@
+#pragma once
+// Greedy graph colouring of contact constraints, so that the solver can work on several
+// constraints at once: within one colour no two constraints share a body that the solver moves,
+// so their updates cannot interfere and may run in SIMD lanes in any order.
+//
+// Constraints are visited in their given (canonical contact) order and each takes the lowest
+// colour that neither of its movable bodies holds yet; the result depends only on that order, so
+// it is deterministic and the same on every broad phase. A body that cannot move (the static slot,
+// kinematic bodies: zero inverse mass and inertia) takes no colour: the solver never changes its
+// velocity, so any number of constraints of one colour may share it. A constraint that finds no
+// free colour goes to the overflow list, solved one at a time after the colours. Constraints
+// against an immovable body never take colour 0 and have the last kStaticOnlyColours to
+// themselves (as in Box2D v3), see contact_colouring.cpp for why.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace rigid2d::detail {
+
+/// Colours a constraint may take; more colours mean a shorter overflow list but more, smaller
+/// batches. Each body keeps its colours in a 32-bit mask.
+inline constexpr int kContactColourCount = 24;
+/// The last colours, which only constraints with one immovable body take.
+inline constexpr int kStaticOnlyColours = 4;
+
+/// Constraint indices grouped by colour: colour k is order[start[k] .. start[k + 1]), the overflow
+/// list is order[start[kContactColourCount] .. order.size()). Within a group, indices ascend.
+struct ContactColouring {
+    std::vector<std::uint8_t> colourOf; ///< per constraint; kContactColourCount = overflow
+    std::vector<std::uint32_t> order;
+    std::uint32_t start[kContactColourCount + 1] = {};
+
+    [[nodiscard]] std::span<const std::uint32_t> colour(int k) const noexcept {
+        return {order.data() + start[k], order.data() + start[k + 1]};
+    }
+    [[nodiscard]] std::span<const std::uint32_t> overflow() const noexcept {
+        return {order.data() + start[kContactColourCount], order.data() + order.size()};
+    }
+};
+
+/// The two body slots of one constraint.
+struct ConstraintBodies {
+    std::uint32_t a = 0;
+    std::uint32_t b = 0;
+};
+
+/// Colours `constraints` (body slots < movable.size()); `movable[slot]` is nonzero for a body the
+/// solver moves. `bodyColours` is scratch (resized here). Reuses the vectors of `out`.
+void colourConstraints(std::span<const ConstraintBodies> constraints,
+                       std::span<const std::uint8_t> movable,
+                       std::vector<std::uint32_t>& bodyColours, ContactColouring& out);
+
+} // namespace rigid2d::detail

@@ -1,0 +1,76 @@
+#pragma once
+// The data the contact solver works on: per-body state and motion, per-contact constraints, the
+// settings of one step. Split from contact_solver.hpp so the wide loops can use them too.
+
+#include <cstdint>
+
+#include "narrowphase/manifold.hpp"
+#include "world/body.hpp"
+
+namespace rigid2d::detail {
+
+/// What the contact loops touch per body, 32 bytes: two bodies share a cache line. The wide
+/// solver reads it as two rows of four floats, hence the alignment.
+struct alignas(16) SolverState {
+    Vec2 v{};
+    float w = 0.0f;
+    float dAngle = 0.0f; ///< rotation since the start of the step, rad
+    Vec2 dp{};           ///< translation since the start of the step
+    Rot dq{};            ///< rotation since the start of the step
+};
+
+/// What only the velocity integration needs per body.
+struct SolverMotion {
+    float invMass = 0.0f;
+    float invInertia = 0.0f;
+    Vec2 linearAcceleration{}; ///< gravity * scale + force / mass, m/s²
+    float angularAcceleration = 0.0f;
+    float linearDamping = 0.0f;
+    float angularDamping = 0.0f;
+};
+
+/// Soft constraint coefficients for one substep (Solver2D "soft step").
+struct Softness {
+    float biasRate = 0.0f;
+    float massScale = 1.0f;
+    float impulseScale = 0.0f;
+};
+
+[[nodiscard]] Softness makeSoftness(float hertz, float dampingRatio, float h) noexcept;
+
+struct SolverPoint {
+    Vec2 anchorA{}, anchorB{};
+    float baseSeparation = 0.0f; ///< separation minus dot(anchorB - anchorA, normal)
+    float normalMass = 0.0f;
+    float tangentMass = 0.0f;
+    float normalImpulse = 0.0f;
+    float tangentImpulse = 0.0f;
+    float maxNormalImpulse = 0.0f;
+    float approachVelocity = 0.0f; ///< relative normal velocity at prepare (negative = closing)
+};
+
+struct ContactConstraint {
+    std::uint32_t bodyA = 0; ///< slot in the solver body array (0 = the static slot)
+    std::uint32_t bodyB = 0;
+    std::uint32_t contact = 0;
+    float invMassA = 0.0f, invInertiaA = 0.0f; ///< copied at prepare: no second body lookup
+    float invMassB = 0.0f, invInertiaB = 0.0f;
+    Vec2 normal{};
+    float friction = 0.0f;
+    float restitution = 0.0f;
+    Softness softness{};
+    int pointCount = 0;
+    SolverPoint points[kMaxManifoldPoints];
+};
+
+struct SolverSettings {
+    float dt = 0.0f;
+    int substeps = 4;
+    float contactHertz = 30.0f;
+    float contactDampingRatio = 10.0f;
+    float maxContactPushSpeed = 3.0f;
+    float restitutionThreshold = 1.0f;
+    float maxLinearSpeed = 1e9f; ///< maxTranslation / dt
+};
+
+} // namespace rigid2d::detail

@@ -1,0 +1,259 @@
+#include "solver/wide_contacts.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "solver/float4.hpp"
+
+namespace rigid2d::detail {
+
+namespace {
+
+// The gather reads a body as two rows of four floats: (v.x, v.y, w, dAngle), (dp.x, dp.y, dq.c,
+// dq.s); the scatter writes back the first row only (the contact loops change no positions).
+static_assert(sizeof(SolverState) == 32 && alignof(SolverState) >= 16);
+static_assert(offsetof(SolverState, w) == 8 && offsetof(SolverState, dAngle) == 12);
+static_assert(offsetof(SolverState, dp) == 16 && offsetof(SolverState, dq) == 24);
+
+struct WideBodies {
+    Float4 vx, vy, w, dAngle;
+    Float4 dpx, dpy, qc, qs;
+};
+
+[[nodiscard]] RIGID2D_ALWAYS_INLINE const float* rowsOf(std::span<const SolverState> bodies,
+                                                        std::uint32_t i) {
+    return reinterpret_cast<const float*>(&bodies[i]);
+}
+
+[[nodiscard]] RIGID2D_ALWAYS_INLINE WideBodies gather(std::span<const SolverState> bodies,
+                                                      const std::uint32_t (&ids)[4],
+                                                      bool positions) {
+    WideBodies b{};
+    const float* p0 = rowsOf(bodies, ids[0]);
+    const float* p1 = rowsOf(bodies, ids[1]);
+    const float* p2 = rowsOf(bodies, ids[2]);
+    const float* p3 = rowsOf(bodies, ids[3]);
+    b.vx = load4(p0);
+    b.vy = load4(p1);
+    b.w = load4(p2);
+    b.dAngle = load4(p3);
+    transpose4(b.vx, b.vy, b.w, b.dAngle);
+    if (positions) {
+        b.dpx = load4(p0 + 4);
+        b.dpy = load4(p1 + 4);
+        b.qc = load4(p2 + 4);
+        b.qs = load4(p3 + 4);
+        transpose4(b.dpx, b.dpy, b.qc, b.qs);
+    }
+    return b;
+}
+
+// Lanes are written in order, so when lanes share an immovable body (which none of them changes)
+// the result does not depend on which write lands last.
+RIGID2D_ALWAYS_INLINE void scatter(std::span<SolverState> bodies, const std::uint32_t (&ids)[4],
+                                   Float4 r0, Float4 r1, Float4 r2, Float4 r3) {
+    transpose4(r0, r1, r2, r3);
+    store4(reinterpret_cast<float*>(&bodies[ids[0]]), r0);
+    store4(reinterpret_cast<float*>(&bodies[ids[1]]), r1);
+    store4(reinterpret_cast<float*>(&bodies[ids[2]]), r2);
+    store4(reinterpret_cast<float*>(&bodies[ids[3]]), r3);
+}
+
+/// The velocities of both bodies of the lanes, what one point updates.
+struct Velocities {
+    Float4 vAx, vAy, wA, vBx, vBy, wB;
+};
+
+struct Masses {
+    Float4 mA, iA, mB, iB;
+};
+
+// v_A -= m_A P, w_A -= i_A cross(r_A, P), v_B += m_B P, w_B += i_B cross(r_B, P), in the scalar
+// solver's order of operations.
+RIGID2D_ALWAYS_INLINE void applyImpulse(Velocities& v, const Masses& m, Float4 rAx, Float4 rAy,
+                                        Float4 rBx, Float4 rBy, Float4 px, Float4 py) {
+    v.vAx = v.vAx - m.mA * px;
+    v.vAy = v.vAy - m.mA * py;
+    v.wA = v.wA - m.iA * (rAx * py - rAy * px);
+    v.vBx = v.vBx + m.mB * px;
+    v.vBy = v.vBy + m.mB * py;
+    v.wB = v.wB + m.iB * (rBx * py - rBy * px);
+}
+
+// dv = v_B + cross(w_B, r_B) - v_A - cross(w_A, r_A), cross(w, r) = (-w r.y, w r.x).
+RIGID2D_ALWAYS_INLINE void relativeVelocity(const Velocities& v, Float4 rAx, Float4 rAy, Float4 rBx,
+                                            Float4 rBy, Float4& dvx, Float4& dvy) {
+    dvx = ((v.vBx + -v.wB * rBy) - v.vAx) - -v.wA * rAy;
+    dvy = ((v.vBy + v.wB * rBx) - v.vAy) - v.wA * rAx;
+}
+
+// Lane `lane` of `w` from `c`; a missing constraint or point gets zeros (static slot, no mass,
+// no impulse), which the solve turns into zero impulses.
+void setLane(WideContact& w, std::size_t lane, std::uint32_t index, const ContactConstraint* c) {
+    w.constraint[lane] = index;
+    w.bodyA[lane] = c != nullptr ? c->bodyA : 0;
+    w.bodyB[lane] = c != nullptr ? c->bodyB : 0;
+    w.normalX[lane] = c != nullptr ? c->normal.x : 0.0f;
+    w.normalY[lane] = c != nullptr ? c->normal.y : 0.0f;
+    w.friction[lane] = c != nullptr ? c->friction : 0.0f;
+    w.invMassA[lane] = c != nullptr ? c->invMassA : 0.0f;
+    w.invInertiaA[lane] = c != nullptr ? c->invInertiaA : 0.0f;
+    w.invMassB[lane] = c != nullptr ? c->invMassB : 0.0f;
+    w.invInertiaB[lane] = c != nullptr ? c->invInertiaB : 0.0f;
+    w.biasRate[lane] = c != nullptr ? c->softness.biasRate : 0.0f;
+    w.massScale[lane] = c != nullptr ? c->softness.massScale : 1.0f;
+    w.impulseScale[lane] = c != nullptr ? c->softness.impulseScale : 0.0f;
+    const int points = c != nullptr ? c->pointCount : 0;
+    for (int i = 0; i < kMaxManifoldPoints; ++i) {
+        const SolverPoint p = i < points ? c->points[i] : SolverPoint{};
+        WidePoint& q = w.points[i];
+        q.anchorAX[lane] = p.anchorA.x;
+        q.anchorAY[lane] = p.anchorA.y;
+        q.anchorBX[lane] = p.anchorB.x;
+        q.anchorBY[lane] = p.anchorB.y;
+        q.baseSeparation[lane] = p.baseSeparation;
+        q.normalMass[lane] = p.normalMass;
+        q.tangentMass[lane] = p.tangentMass;
+        q.normalImpulse[lane] = p.normalImpulse;
+        q.tangentImpulse[lane] = p.tangentImpulse;
+        q.maxNormalImpulse[lane] = p.maxNormalImpulse;
+    }
+}
+
+} // namespace
+
+// The constraints are read in their own order (one sequential pass, which also prepares them),
+// each appended to the next lane of its colour's blocks; so lanes hold ascending indices within
+// a colour, as colouring.colour(k) lists them.
+bool packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
+                      const ContactColouring& colouring, std::vector<WideContact>& out) {
+    bool bouncy = false;
+    std::uint32_t firstBlock[kContactColourCount + 1];
+    std::uint32_t filled[kContactColourCount] = {};
+    std::uint32_t blocks = 0;
+    for (int k = 0; k < kContactColourCount; ++k) {
+        firstBlock[k] = blocks;
+        blocks += static_cast<std::uint32_t>((colouring.colour(k).size() + 3) / 4);
+    }
+    firstBlock[kContactColourCount] = blocks;
+    out.resize(blocks); // every field of every block is written below
+    for (std::uint32_t i = 0; i < constraints.size(); ++i) {
+        const std::uint32_t k = colouring.colourOf[i];
+        ContactConstraint& c = constraints[i];
+        bouncy = bouncy || c.restitution != 0.0f;
+        if (k == kContactColourCount) continue; // overflow
+        const std::uint32_t slot = filled[k]++;
+        WideContact& w = out[firstBlock[k] + slot / 4];
+        if (slot % 4 == 0) w.pointCount = 1;
+        prepareConstraint(context, c);
+        w.pointCount = std::max(w.pointCount, c.pointCount);
+        setLane(w, slot % 4, i, &c);
+    }
+    for (int k = 0; k < kContactColourCount; ++k) {
+        for (std::uint32_t slot = filled[k]; slot % 4 != 0; ++slot)
+            setLane(out[firstBlock[k] + slot / 4], slot % 4, kNoConstraint, nullptr);
+    }
+    return bouncy;
+}
+
+void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> wide) {
+    for (const WideContact& c : wide) {
+        const WideBodies a = gather(bodies, c.bodyA, false);
+        const WideBodies b = gather(bodies, c.bodyB, false);
+        Velocities v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
+        const Masses m{load4(c.invMassA), load4(c.invInertiaA), load4(c.invMassB),
+                       load4(c.invInertiaB)};
+        const Float4 nx = load4(c.normalX), ny = load4(c.normalY);
+        const Float4 tx = ny, ty = -nx;
+        for (int i = 0; i < c.pointCount; ++i) {
+            const WidePoint& p = c.points[i];
+            const Float4 ni = load4(p.normalImpulse), ti = load4(p.tangentImpulse);
+            applyImpulse(v, m, load4(p.anchorAX), load4(p.anchorAY), load4(p.anchorBX),
+                         load4(p.anchorBY), ni * nx + ti * tx, ni * ny + ti * ty);
+        }
+        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+    }
+}
+
+void solveWide(std::span<SolverState> bodies, std::span<WideContact> wide, float inverseH,
+               float maxPushSpeed, bool useBias) {
+    const Float4 zero = splat4(0.0f), one = splat4(1.0f);
+    const Float4 invH = splat4(inverseH), minBias = splat4(-maxPushSpeed);
+    for (WideContact& c : wide) {
+        const WideBodies a = gather(bodies, c.bodyA, true);
+        const WideBodies b = gather(bodies, c.bodyB, true);
+        Velocities v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
+        const Masses m{load4(c.invMassA), load4(c.invInertiaA), load4(c.invMassB),
+                       load4(c.invInertiaB)};
+        const Float4 nx = load4(c.normalX), ny = load4(c.normalY);
+        const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
+        const Float4 biasRate = load4(c.biasRate);
+        const Float4 softMass = useBias ? load4(c.massScale) : one;
+        const Float4 softImpulse = useBias ? load4(c.impulseScale) : zero;
+        for (int i = 0; i < c.pointCount; ++i) {
+            WidePoint& p = c.points[i];
+            const Float4 rAx = load4(p.anchorAX), rAy = load4(p.anchorAY);
+            const Float4 rBx = load4(p.anchorBX), rBy = load4(p.anchorBY);
+            // Current separation from the position deltas of this step.
+            const Float4 prAx = a.qc * rAx - a.qs * rAy, prAy = a.qs * rAx + a.qc * rAy;
+            const Float4 prBx = b.qc * rBx - b.qs * rBy, prBy = b.qs * rBx + b.qc * rBy;
+            const Float4 sx = (dpx + prBx) - prAx, sy = (dpy + prBy) - prAy;
+            const Float4 s = (sx * nx + sy * ny) + load4(p.baseSeparation);
+            const Float4 open = greater4(s, zero);
+            const Float4 softBias = useBias ? max4(biasRate * s, minBias) : zero;
+            const Float4 bias = select4(open, s * invH, softBias);
+            const Float4 massScale = select4(open, one, softMass);
+            const Float4 impulseScale = select4(open, zero, softImpulse);
+            Float4 dvx, dvy;
+            relativeVelocity(v, rAx, rAy, rBx, rBy, dvx, dvy);
+            const Float4 vn = dvx * nx + dvy * ny;
+            const Float4 old = load4(p.normalImpulse);
+            Float4 impulse = -load4(p.normalMass) * massScale * (vn + bias) - impulseScale * old;
+            const Float4 total = max4(old + impulse, zero);
+            impulse = total - old;
+            store4(p.normalImpulse, total);
+            store4(p.maxNormalImpulse, max4(load4(p.maxNormalImpulse), impulse));
+            applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
+        }
+        const Float4 tx = ny, ty = -nx;
+        const Float4 friction = load4(c.friction);
+        for (int i = 0; i < c.pointCount; ++i) {
+            WidePoint& p = c.points[i];
+            const Float4 rAx = load4(p.anchorAX), rAy = load4(p.anchorAY);
+            const Float4 rBx = load4(p.anchorBX), rBy = load4(p.anchorBY);
+            Float4 dvx, dvy;
+            relativeVelocity(v, rAx, rAy, rBx, rBy, dvx, dvy);
+            const Float4 vt = dvx * tx + dvy * ty;
+            Float4 impulse = -load4(p.tangentMass) * vt;
+            const Float4 maxFriction = friction * load4(p.normalImpulse);
+            const Float4 old = load4(p.tangentImpulse);
+            // std::clamp(x, -f, f) for f >= 0.
+            const Float4 total = min4(max4(old + impulse, -maxFriction), maxFriction);
+            impulse = total - old;
+            store4(p.tangentImpulse, total);
+            applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
+        }
+        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+    }
+}
+
+void storeWideImpulses(std::span<const WideContact> wide,
+                       std::span<ContactConstraint> constraints) {
+    for (const WideContact& w : wide) {
+        for (int lane = 0; lane < 4; ++lane) {
+            if (w.constraint[lane] == kNoConstraint) continue;
+            ContactConstraint& c = constraints[w.constraint[lane]];
+            for (int i = 0; i < c.pointCount; ++i) {
+                const WidePoint& q = w.points[i];
+                SolverPoint& p = c.points[i];
+                p.normalImpulse = q.normalImpulse[lane];
+                p.tangentImpulse = q.tangentImpulse[lane];
+                p.maxNormalImpulse = q.maxNormalImpulse[lane];
+            }
+        }
+    }
+}
+
+} // namespace rigid2d::detail

@@ -1,0 +1,165 @@
+// The coloured, four-at-a-time solve against the plain one-at-a-time solve of the same
+// constraints in colour order: every lane does the scalar arithmetic, so the two agree exactly (==;
+// a zero impulse of a missing point may flip the sign of a zero), or to rounding if the compiler
+// may fuse multiply-adds in the scalar code.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "solver/contact_solver.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::detail;
+
+namespace {
+
+struct Problem {
+    std::vector<SolverState> states;
+    std::vector<SolverMotion> motions;
+    std::vector<ContactConstraint> constraints;
+};
+
+// Bodies in a loose cluster with random velocities; constraints between random pairs (some on the
+// static slot), one or two points, touching, overlapping or speculative, warm-started, some
+// bouncy. A hub body with 30 contacts forces some into the overflow list.
+Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount, std::uint32_t constraintCount) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    Problem p;
+    p.states.resize(bodyCount + 1);
+    p.motions.resize(bodyCount + 1);
+    for (std::uint32_t i = 1; i <= bodyCount; ++i) {
+        p.states[i].v = {2.0f * u(rng), 2.0f * u(rng)};
+        p.states[i].w = u(rng);
+        p.motions[i].invMass = 1.0f / (1.5f + u(rng));
+        p.motions[i].invInertia = i % 7 == 0 ? 0.0f : 2.0f / (1.5f + u(rng)); // some fixed rotation
+        p.motions[i].linearAcceleration = {0.0f, -10.0f};
+        p.motions[i].linearDamping = i % 5 == 0 ? 0.3f : 0.0f;
+    }
+    auto addConstraint = [&](std::uint32_t a, std::uint32_t b) {
+        ContactConstraint& c = p.constraints.emplace_back();
+        c.bodyA = a;
+        c.bodyB = b;
+        const float angle = 3.14159265f * u(rng);
+        c.normal = {std::cos(angle), std::sin(angle)};
+        c.friction = 0.3f + 0.3f * u(rng);
+        c.restitution = p.constraints.size() % 4 == 0 ? 0.5f : 0.0f;
+        c.pointCount = p.constraints.size() % 3 == 0 ? 2 : 1;
+        for (int k = 0; k < c.pointCount; ++k) {
+            SolverPoint& q = c.points[k];
+            q.anchorA = {0.5f * u(rng), 0.5f * u(rng)};
+            q.anchorB = {0.5f * u(rng), 0.5f * u(rng)};
+            q.baseSeparation = 0.02f * u(rng);
+            q.normalImpulse = std::fabs(u(rng));
+            q.tangentImpulse = 0.2f * u(rng);
+        }
+    };
+    std::uniform_int_distribution<std::uint32_t> body(0, bodyCount);
+    while (p.constraints.size() < constraintCount) {
+        const std::uint32_t a = body(rng), b = body(rng);
+        if (a == b || (a == 0 && b == 0)) continue;
+        addConstraint(a, b);
+    }
+    for (std::uint32_t b = 2; b < 32 && b <= bodyCount; ++b) addConstraint(1, b);
+    return p;
+}
+
+SolverSettings settings() {
+    SolverSettings s;
+    s.dt = 1.0f / 60.0f;
+    s.substeps = 4;
+    s.restitutionThreshold = 0.5f;
+    return s;
+}
+
+void checkSame(float wide, float sequential) {
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+    CHECK(wide == doctest::Approx(sequential).epsilon(1e-4).scale(1.0));
+#else
+    CHECK(wide == sequential);
+#endif
+}
+
+} // namespace
+
+TEST_CASE("the wide coloured solve equals the sequential solve in colour order") {
+    for (const std::uint32_t seed : {1u, 2u, 3u}) {
+        CAPTURE(seed);
+        Problem wide = makeProblem(seed, 200, 500);
+        ContactSolverScratch scratch;
+        solveSoftStep(wide.states, wide.motions, wide.constraints, settings(), scratch);
+        const std::vector<std::uint32_t>& order = scratch.colouring.order;
+        REQUIRE(!scratch.colouring.overflow().empty());
+        REQUIRE(scratch.wide.size() > 10);
+
+        Problem sequential = makeProblem(seed, 200, 500);
+        std::vector<ContactConstraint> permuted;
+        for (const std::uint32_t i : order) permuted.push_back(sequential.constraints[i]);
+        solveSoftStepSequential(sequential.states, sequential.motions, permuted, settings());
+
+        for (std::size_t i = 0; i < wide.states.size(); ++i) {
+            const SolverState& a = wide.states[i];
+            const SolverState& b = sequential.states[i];
+            checkSame(a.v.x, b.v.x);
+            checkSame(a.v.y, b.v.y);
+            checkSame(a.w, b.w);
+            checkSame(a.dp.x, b.dp.x);
+            checkSame(a.dp.y, b.dp.y);
+            checkSame(a.dAngle, b.dAngle);
+        }
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const ContactConstraint& a = wide.constraints[order[k]];
+            const ContactConstraint& b = permuted[k];
+            for (int i = 0; i < a.pointCount; ++i) {
+                checkSame(a.points[i].normalImpulse, b.points[i].normalImpulse);
+                checkSame(a.points[i].tangentImpulse, b.points[i].tangentImpulse);
+                checkSame(a.points[i].maxNormalImpulse, b.points[i].maxNormalImpulse);
+            }
+        }
+        // The static slot never moves.
+        CHECK(wide.states[0].v.x == 0.0f);
+        CHECK(wide.states[0].w == 0.0f);
+    }
+}
+
+TEST_CASE("a wide solve brings a resting box to rest: its weight on its two contact points") {
+    // One unit box (mass 1, inertia 1/6) resting on the static slot with two points at x = +-0.5;
+    // at rest the normal impulses per substep carry the weight: sum = m g h.
+    Problem p;
+    p.states.resize(2);
+    p.motions.resize(2);
+    p.motions[1].invMass = 1.0f;
+    p.motions[1].invInertia = 6.0f;
+    p.motions[1].linearAcceleration = {0.0f, -10.0f};
+    ContactConstraint& c = p.constraints.emplace_back();
+    c.bodyA = 0;
+    c.bodyB = 1;
+    c.normal = {0.0f, 1.0f};
+    c.friction = 0.6f;
+    c.pointCount = 2;
+    for (int i = 0; i < 2; ++i) {
+        // The static slot's frame is put at the box centre: both anchors name the same point,
+        // and the separation is zero.
+        c.points[i].anchorB = {i == 0 ? -0.5f : 0.5f, -0.5f};
+        c.points[i].anchorA = c.points[i].anchorB;
+        c.points[i].baseSeparation = 0.0f;
+    }
+    ContactSolverScratch scratch;
+    const SolverSettings s = settings();
+    for (int step = 0; step < 120; ++step) {
+        // The box is put back each step: only the impulses carry over (warm starting).
+        p.states[1].dp = {};
+        p.states[1].dq = {};
+        p.states[1].dAngle = 0.0f;
+        solveSoftStep(p.states, p.motions, p.constraints, s, scratch);
+    }
+    const float h = s.dt / static_cast<float>(s.substeps);
+    CHECK(std::fabs(p.states[1].v.y) < 1e-3f);
+    CHECK(std::fabs(p.states[1].w) < 1e-3f);
+    CHECK(c.points[0].normalImpulse + c.points[1].normalImpulse ==
+          doctest::Approx(10.0f * h).epsilon(1e-3));
+    CHECK(c.points[0].normalImpulse == doctest::Approx(c.points[1].normalImpulse).epsilon(1e-3));
+}
