@@ -13,6 +13,33 @@ namespace {
 // Tangent of a contact: the normal turned clockwise.
 [[nodiscard]] inline Vec2 tangentOf(Vec2 n) noexcept { return {n.y, -n.x}; }
 
+/// The velocities of a constraint's two bodies, held in registers while its points are solved.
+struct PairVelocity {
+    Vec2 vA, vB;
+    float wA, wB;
+
+    [[nodiscard]] static PairVelocity load(const SolverState& a, const SolverState& b) noexcept {
+        return {a.v, b.v, a.w, b.w};
+    }
+    void store(SolverState& a, SolverState& b) const noexcept {
+        a.v = vA;
+        a.w = wA;
+        b.v = vB;
+        b.w = wB;
+    }
+    /// Velocity of B relative to A at the point's anchors.
+    [[nodiscard]] Vec2 relative(const SolverPoint& p) const noexcept {
+        return vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+    }
+    /// Impulse P at the point: -P on body A, +P on body B.
+    void apply(const ContactConstraint& c, const SolverPoint& p, Vec2 P) noexcept {
+        vA -= c.invMassA * P;
+        wA -= c.invInertiaA * cross(p.anchorA, P);
+        vB += c.invMassB * P;
+        wB += c.invInertiaB * cross(p.anchorB, P);
+    }
+};
+
 void integrateVelocities(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
                          float h, float maxSpeed) {
     const float maxSpeedSq = maxSpeed * maxSpeed;
@@ -47,29 +74,23 @@ void integratePositions(std::span<SolverState> bodies, float h) {
 }
 
 void warmStart(std::span<SolverState> bodies, const ContactConstraint& c) {
-
     SolverState& a = bodies[c.bodyA];
     SolverState& b = bodies[c.bodyB];
+    PairVelocity v = PairVelocity::load(a, b);
     const Vec2 n = c.normal;
     const Vec2 t = tangentOf(n);
     for (int i = 0; i < c.pointCount; ++i) {
         const SolverPoint& p = c.points[i];
-        const Vec2 impulse = p.normalImpulse * n + p.tangentImpulse * t;
-        a.v -= c.invMassA * impulse;
-        a.w -= c.invInertiaA * cross(p.anchorA, impulse);
-        b.v += c.invMassB * impulse;
-        b.w += c.invInertiaB * cross(p.anchorB, impulse);
+        v.apply(c, p, p.normalImpulse * n + p.tangentImpulse * t);
     }
+    v.store(a, b);
 }
 
 void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inverseH,
                   float maxPushSpeed, bool useBias) {
-
     SolverState& a = bodies[c.bodyA];
     SolverState& b = bodies[c.bodyB];
-    const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
-    Vec2 vA = a.v, vB = b.v;
-    float wA = a.w, wB = b.w;
+    PairVelocity v = PairVelocity::load(a, b);
     const Vec2 n = c.normal;
     const Vec2 dp = b.dp - a.dp;
     for (int i = 0; i < c.pointCount; ++i) {
@@ -86,71 +107,50 @@ void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inv
             massScale = c.softness.massScale;
             impulseScale = c.softness.impulseScale;
         }
-        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const Vec2 dv = v.relative(p);
         const float vn = dot(dv, n);
         float impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
         const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
         impulse = newImpulse - p.normalImpulse;
         p.normalImpulse = newImpulse;
         p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
-        const Vec2 P = impulse * n;
-        vA -= mA * P;
-        wA -= iA * cross(p.anchorA, P);
-        vB += mB * P;
-        wB += iB * cross(p.anchorB, P);
+        v.apply(c, p, impulse * n);
     }
     const Vec2 t = tangentOf(n);
     for (int i = 0; i < c.pointCount; ++i) {
         SolverPoint& p = c.points[i];
-        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const Vec2 dv = v.relative(p);
         const float vt = dot(dv, t);
         float impulse = -p.tangentMass * vt;
         const float maxFriction = c.friction * p.normalImpulse;
         const float newImpulse = std::clamp(p.tangentImpulse + impulse, -maxFriction, maxFriction);
         impulse = newImpulse - p.tangentImpulse;
         p.tangentImpulse = newImpulse;
-        const Vec2 P = impulse * t;
-        vA -= mA * P;
-        wA -= iA * cross(p.anchorA, P);
-        vB += mB * P;
-        wB += iB * cross(p.anchorB, P);
+        v.apply(c, p, impulse * t);
     }
-    a.v = vA;
-    a.w = wA;
-    b.v = vB;
-    b.w = wB;
+    v.store(a, b);
 }
 
 void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float threshold) {
-
     if (c.restitution == 0.0f) return;
     SolverState& a = bodies[c.bodyA];
     SolverState& b = bodies[c.bodyB];
-    const float mA = c.invMassA, iA = c.invInertiaA, mB = c.invMassB, iB = c.invInertiaB;
-    Vec2 vA = a.v, vB = b.v;
-    float wA = a.w, wB = b.w;
+    PairVelocity v = PairVelocity::load(a, b);
     const Vec2 n = c.normal;
     for (int i = 0; i < c.pointCount; ++i) {
         SolverPoint& p = c.points[i];
         // Only points that were closing fast and actually pushed bounce.
         if (p.approachVelocity > -threshold || p.maxNormalImpulse == 0.0f) continue;
-        const Vec2 dv = vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
+        const Vec2 dv = v.relative(p);
         const float vn = dot(dv, n);
         float impulse = -p.normalMass * (vn + c.restitution * p.approachVelocity);
         const float newImpulse = std::max(p.normalImpulse + impulse, 0.0f);
         impulse = newImpulse - p.normalImpulse;
         p.normalImpulse = newImpulse;
         p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
-        const Vec2 P = impulse * n;
-        vA -= mA * P;
-        wA -= iA * cross(p.anchorA, P);
-        vB += mB * P;
-        wB += iB * cross(p.anchorB, P);
+        v.apply(c, p, impulse * n);
     }
-    a.v = vA;
-    a.w = wA;
-    b.v = vB;
-    b.w = wB;
+    v.store(a, b);
 }
 
 } // namespace
