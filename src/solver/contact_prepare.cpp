@@ -3,9 +3,6 @@
 namespace rigid2d::detail {
 
 namespace {
-[[nodiscard]] inline float cross(Vec2 a, Vec2 b) noexcept { return a.x * b.y - a.y * b.x; }
-[[nodiscard]] inline Vec2 cross(float w, Vec2 r) noexcept { return {-w * r.y, w * r.x}; }
-[[nodiscard]] inline float dot(Vec2 a, Vec2 b) noexcept { return a.x * b.x + a.y * b.y; }
 } // namespace
 
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "narrowphase/manifold.hpp"
+#include "geometry/rot.hpp"
 #include "world/body.hpp"
 
 namespace rigid2d::detail {

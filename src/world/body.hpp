@@ -4,25 +4,13 @@
 
 #include <cstdint>
 
+#include "geometry/rot.hpp"
 #include "rigid2d/math.hpp"
 #include "rigid2d/types.hpp"
 
 namespace rigid2d::detail {
 
 inline constexpr std::uint32_t kNullIndex = 0xFFFFFFFFu;
-
-/// A rotation as cosine/sine, kept next to the angle so shapes need no trigonometry per use.
-struct Rot {
-    float c = 1.0f;
-    float s = 0.0f;
-};
-
-[[nodiscard]] inline Rot makeRot(float angle) noexcept {
-    return {std::cos(angle), std::sin(angle)};
-}
-[[nodiscard]] inline Vec2 rotate(Rot q, Vec2 v) noexcept {
-    return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y};
-}
 
 struct Body {
     // Identity. generation is odd-free: it only grows; 0 is never issued.
