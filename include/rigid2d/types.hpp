@@ -103,6 +103,35 @@ struct Box {
     Vec2 halfExtents{0.5f, 0.5f};   ///< m, both > 0
 };
 
-enum class ShapeType : std::uint8_t { Circle, Box };
+/// Most vertices a polygon may have: enough for the shapes games build, few enough that a polygon
+/// is a fixed-size value and the narrow phase's loops stay short.
+inline constexpr int kMaxPolygonVertices = 8;
+
+/// A convex polygon in body coordinates, counter-clockwise, with its outward unit edge normals
+/// (normal i belongs to the edge from vertex i to vertex i + 1) and its centroid. Build one with
+/// `makePolygon` (or `makeBox`), which checks convexity and computes the normals.
+struct Polygon {
+    Vec2 vertices[kMaxPolygonVertices]{};
+    Vec2 normals[kMaxPolygonVertices]{};
+    Vec2 centroid{0.0f, 0.0f};
+    int count = 0;
+    /// m, >= 0. Rounds the polygon: its surface is every point within `radius` of the core.
+    float radius = 0.0f;
+};
+
+/// A capsule in body coordinates: every point within `radius` of the segment center1-center2.
+struct Capsule {
+    Vec2 center1{0.0f, -0.5f}; ///< m
+    Vec2 center2{0.0f, 0.5f};  ///< m, distinct from center1
+    float radius = 0.25f;      ///< m, > 0
+};
+
+/// A line segment in body coordinates. It has no area and so no mass: meant for static ground.
+struct Segment {
+    Vec2 point1{-1.0f, 0.0f}; ///< m
+    Vec2 point2{1.0f, 0.0f};  ///< m, distinct from point1
+};
+
+enum class ShapeType : std::uint8_t { Circle, Box, Polygon, Capsule, Segment };
 
 } // namespace rigid2d
