@@ -7,6 +7,7 @@
 #include "rigid2d/error.hpp"
 #include "rigid2d/events.hpp"
 #include "rigid2d/function_ref.hpp"
+#include "rigid2d/geometry.hpp"
 #include "rigid2d/ids.hpp"
 #include "rigid2d/log.hpp"
 #include "rigid2d/math.hpp"
