@@ -53,6 +53,7 @@ inline constexpr BroadPhaseType kAllBroadPhaseTypes[] = {
 struct BroadPhaseConfig {
     /// grid: the region covered by the dense cell array, metres. Proxies partly or wholly outside
     /// go to an overflow list and are still found; a good bound keeps that list short.
+    /// Each axis must span at most FLT_MAX.
     AABB worldBounds{{-1000.0f, -1000.0f}, {1000.0f, 1000.0f}};
     /// grid, spatial_hash: cell edge in metres. 0 = automatic: about four (grid) or two
     /// (spatial_hash) times the median proxy extent, re-derived when the sizes inserted drift by
@@ -62,8 +63,12 @@ struct BroadPhaseConfig {
     /// level doubles it.
     float finestCellSize = 0.0f;
     /// grid: upper bound on the number of cells (memory guard); the cell size grows to respect it.
+    /// In [1, kMaxGridCells].
     std::size_t maxGridCells = std::size_t{1} << 22;
 };
+
+/// Largest accepted `BroadPhaseConfig::maxGridCells`: 2^26 cells, about 512 MB of cell arrays.
+inline constexpr std::size_t kMaxGridCells = std::size_t{1} << 26;
 
 /// Counters a broad phase reports; "tests" are box-box overlap tests done since the last
 /// `findPairs` (or since creation).

@@ -46,6 +46,9 @@ struct WorldDef {
     float linearSlop = 0.005f;
     /// m per step. Velocity clamp that keeps a blown-up body from crossing the world in one step.
     float maxTranslation = 8.0f;
+    /// rad per step. Angular velocity clamp, the rotational twin of `maxTranslation`: half a turn
+    /// per step, beyond which a rotation cannot be told from its opposite anyway.
+    float maxRotation = 3.14159265f;
     /// s. Time a body must stay below the sleep tolerances before its island may sleep.
     float timeToSleep = 0.5f;
     /// m/s and rad/s. Speeds under which a body counts as at rest.
@@ -90,17 +93,26 @@ struct ShapeDef {
     std::uint64_t userData = 0;
 };
 
+/// Limits on shapes, so that every mass, inertia and bound the world derives from them is a finite
+/// float: `createCircle` and `createBox` refuse shapes outside them. A density of 0 (a massless
+/// shape) is always allowed; a positive one must give the shape a mass within the mass limits.
+inline constexpr float kMinShapeSize = 1e-6f; ///< m: smallest radius or half extent
+/// m: largest radius or half extent, and largest offset of a shape from its body's origin.
+inline constexpr float kMaxShapeSize = 1e8f;
+inline constexpr float kMinShapeMass = 1e-15f; ///< kg, of a shape with density > 0
+inline constexpr float kMaxShapeMass = 1e20f;  ///< kg
+
 /// A circle in body coordinates.
 struct Circle {
     Vec2 center{0.0f, 0.0f}; ///< m, offset from the body origin
-    float radius = 0.5f;     ///< m, > 0
+    float radius = 0.5f;     ///< m, in [kMinShapeSize, kMaxShapeSize]
 };
 
 /// An axis-aligned box in body coordinates (it does not rotate with the body: a dynamic body
 /// carrying a box has fixed rotation).
 struct Box {
     Vec2 center{0.0f, 0.0f};        ///< m, offset from the body origin
-    Vec2 halfExtents{0.5f, 0.5f};   ///< m, both > 0
+    Vec2 halfExtents{0.5f, 0.5f};   ///< m, both in [kMinShapeSize, kMaxShapeSize]
 };
 
 /// Most vertices a polygon may have: enough for the shapes games build, few enough that a polygon

@@ -21,6 +21,11 @@ namespace detail {
 struct WorldState;
 }
 
+/// The range of `World::step`'s dt, seconds. Below it the speed clamps (maxTranslation / dt)
+/// and the solver's 1 / substep overflow; above it no soft contact is stable.
+inline constexpr float kMinTimeStep = 1e-6f;
+inline constexpr float kMaxTimeStep = 1.0f;
+
 /// One exact ray hit against a shape.
 struct RayHit {
     ShapeId shape;
@@ -48,6 +53,8 @@ struct StepStats {
     std::size_t contacts = 0;         ///< persistent contacts (fat AABBs overlap)
     std::size_t touchingContacts = 0; ///< contacts with at least one manifold point
     std::size_t islands = 0;          ///< awake islands solved
+    /// Bodies whose state would have become non-finite this step and were restored (see step).
+    std::size_t resetBodies = 0;
     BroadPhaseStats broadPhase{};
 };
 
@@ -85,14 +92,18 @@ public:
     [[nodiscard]] bool isBullet(BodyId body) const;
     [[nodiscard]] std::uint64_t userData(BodyId body) const;
 
+    /// Refused when a shape's bounds would overflow a float at the new position.
     void setTransform(BodyId body, Vec2 position, float angle);
+    /// Any finite velocity is accepted; the step clamps speeds (see `step`).
     void setLinearVelocity(BodyId body, Vec2 velocity);
     void setAngularVelocity(BodyId body, float velocity);
-    /// Newtons, at a world point; accumulates until the next step. Wakes the body.
+    /// Newtons, at a world point; accumulates until the next step. Wakes the body. Refused when
+    /// the accumulated force or torque would overflow a float.
     void applyForce(BodyId body, Vec2 force, Vec2 worldPoint);
     void applyForceToCenter(BodyId body, Vec2 force);
     void applyTorque(BodyId body, float torque);
-    /// N·s, at a world point; changes velocity at once. Wakes the body.
+    /// N·s, at a world point; changes velocity at once. Wakes the body. Refused when the velocity
+    /// would overflow a float.
     void applyLinearImpulse(BodyId body, Vec2 impulse, Vec2 worldPoint);
     void setAwake(BodyId body, bool awake);
     void setBullet(BodyId body, bool bullet);
@@ -120,8 +131,12 @@ public:
     void forEachShape(BodyId body, FunctionRef<void(ShapeId)> visit) const;
 
     // --- simulation
-    /// Advances by `dt` seconds (> 0, finite). Never throws for what bodies do; throws `Error`
-    /// only for a bad `dt` or a call from inside a callback.
+    /// Advances by `dt` seconds, in [kMinTimeStep, kMaxTimeStep]. Never throws for what bodies
+    /// do; throws `Error` only for a bad `dt` or a call from inside a callback. Speeds are clamped
+    /// to `maxTranslation / dt` and `maxRotation / dt`. Last resort: a body whose velocity or
+    /// motion would become non-finite (not expected within the documented limits) keeps its
+    /// position and angle from before the step, loses its velocity, and is counted in
+    /// `stats().resetBodies`; the impulses of its contacts are dropped. The world stays finite.
     void step(float dt);
     [[nodiscard]] Vec2 gravity() const noexcept;
     void setGravity(Vec2 gravity);

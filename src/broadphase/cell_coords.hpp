@@ -101,9 +101,10 @@ public:
     /// rangeOf for a box inside the mapped area (lower >= origin on both axes), where the scaled
     /// values are >= 0: truncation is the floor there and only the upper clamp can apply, so
     /// the result equals rangeOf's with fewer instructions (the grid files every box with it).
+    /// The clamp comes before the conversion, so no finite or infinite value can overflow it.
     [[nodiscard]] CellRange rangeOfInside(const AABB& box) const noexcept {
         const auto cell = [](float scaled, std::int32_t hi) {
-            return std::min(static_cast<std::int32_t>(scaled), hi);
+            return static_cast<std::int32_t>(std::min(scaled, static_cast<float>(hi)));
         };
         return {cell((box.lower.x - m_origin.x) * m_inverse, m_clamp.x1),
                 cell((box.lower.y - m_origin.y) * m_inverse, m_clamp.y1),

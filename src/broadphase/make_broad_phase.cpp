@@ -1,4 +1,5 @@
 #include <array>
+#include <cfloat>
 #include <string>
 
 #include "broadphase/brute_force.hpp"
@@ -52,7 +53,17 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     detail::require(isFinite(config.finestCellSize) && config.finestCellSize >= 0.0f, fn,
                     "config.finestCellSize", "must be finite and >= 0 (0 = automatic)",
                     config.finestCellSize);
-    detail::require(config.maxGridCells > 0, fn, "config.maxGridCells", "must be > 0");
+    detail::require(config.maxGridCells > 0 && config.maxGridCells <= kMaxGridCells, fn,
+                    "config.maxGridCells", "must be in [1, kMaxGridCells = 2^26]",
+                    static_cast<float>(config.maxGridCells));
+    if (type == BroadPhaseType::Grid) {
+        // The grid maps (x - lower) / cellSize to cells: the span must be a finite float.
+        const AABB& b = config.worldBounds;
+        const double width = double{b.upper.x} - double{b.lower.x};
+        const double height = double{b.upper.y} - double{b.lower.y};
+        detail::require(width <= double{FLT_MAX} && height <= double{FLT_MAX}, fn,
+                        "config.worldBounds", "must span at most FLT_MAX m on each axis", b);
+    }
     switch (type) {
     case BroadPhaseType::BruteForce: return std::make_unique<detail::BruteForce>();
     case BroadPhaseType::Grid: return std::make_unique<detail::UniformGrid>(config);

@@ -71,7 +71,8 @@ struct SolverSettings {
     float contactDampingRatio = 10.0f;
     float maxContactPushSpeed = 3.0f;
     float restitutionThreshold = 1.0f;
-    float maxLinearSpeed = 1e9f; ///< maxTranslation / dt
+    float maxLinearSpeed = 1e9f;  ///< maxTranslation / dt
+    float maxAngularSpeed = 1e9f; ///< maxRotation / dt
 };
 
 } // namespace rigid2d::detail

@@ -3,6 +3,7 @@
 #include "rigid2d/world.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "core/check.hpp"
 #include "world/world_state.hpp"
@@ -37,6 +38,7 @@ void checkWorldDef(const WorldDef& def) {
     nonNegative(def.speculativeDistance, "def.speculativeDistance");
     nonNegative(def.linearSlop, "def.linearSlop");
     positive(def.maxTranslation, "def.maxTranslation");
+    positive(def.maxRotation, "def.maxRotation");
     nonNegative(def.timeToSleep, "def.timeToSleep");
     nonNegative(def.linearSleepTolerance, "def.linearSleepTolerance");
     nonNegative(def.angularSleepTolerance, "def.angularSleepTolerance");
@@ -120,7 +122,7 @@ BodyId World::createBody(const BodyDef& def) {
     s.updateMass(body);
     if (def.type != BodyType::Static && (def.isAwake || !s.def.enableSleep)) s.addAwake(index);
     ++s.bodyCount;
-    return {index, generation};
+    return s.bodyId(index);
 }
 
 void World::destroyBody(BodyId id) {
@@ -186,14 +188,17 @@ void World::setTransform(BodyId id, Vec2 position, float angle) {
     Body& body = s.checkedBody(id, fn);
     requireFinite(fn, "position", position);
     requireFinite(fn, "angle", angle);
-    body.position = position;
-    body.angle = angle;
-    body.rot = detail::makeRot(angle);
-    body.center = position + detail::rotate(body.rot, body.localCenter);
-    s.refreshProxies(id.index);
+    // Every shape must fit the float range at the new place before anything moves (the shape
+    // limits make this hold for every finite position; checked so it stays true).
+    for (std::uint32_t i = body.firstShape; i != kNullIndex; i = s.shapes[i].nextInBody)
+        require(s.boundsFit(s.shapes[i], position), fn, "position",
+                "would put a shape's bounds beyond the float range", position);
+    s.placeBody(id.index, position, angle);
     s.wake(id.index);
 }
 
+// Any finite velocity is accepted; the step clamps speeds to maxTranslation / dt and
+// maxRotation / dt before it moves anything.
 void World::setLinearVelocity(BodyId id, Vec2 velocity) {
     constexpr std::string_view fn = "World::setLinearVelocity";
     auto& s = *m_state;
@@ -218,6 +223,22 @@ void World::setAngularVelocity(BodyId id, float velocity) {
     s.wake(id.index);
 }
 
+namespace {
+// Forces, torques and impulses are summed in double and refused when the float sum would not be
+// finite, so what the body accumulates stays finite whatever the calls.
+float finiteSum(std::string_view fn, std::string_view field, float base, double add) {
+    const double sum = static_cast<double>(base) + add;
+    require(std::fabs(sum) <= static_cast<double>(std::numeric_limits<float>::max()), fn, field,
+            "would make the body's accumulated value overflow a float", static_cast<float>(add));
+    return static_cast<float>(sum);
+}
+double crossAbout(Vec2 point, Vec2 center, Vec2 v) {
+    const double rx = double{point.x} - double{center.x};
+    const double ry = double{point.y} - double{center.y};
+    return rx * double{v.y} - ry * double{v.x};
+}
+} // namespace
+
 void World::applyForce(BodyId id, Vec2 force, Vec2 worldPoint) {
     constexpr std::string_view fn = "World::applyForce";
     auto& s = *m_state;
@@ -226,9 +247,12 @@ void World::applyForce(BodyId id, Vec2 force, Vec2 worldPoint) {
     requireFinite(fn, "force", force);
     requireFinite(fn, "worldPoint", worldPoint);
     if (body.type != BodyType::Dynamic) return;
-    const Vec2 r = worldPoint - body.center;
-    body.force += force;
-    body.torque += r.x * force.y - r.y * force.x;
+    const float fx = finiteSum(fn, "force", body.force.x, force.x);
+    const float fy = finiteSum(fn, "force", body.force.y, force.y);
+    const float torque =
+        finiteSum(fn, "force", body.torque, crossAbout(worldPoint, body.center, force));
+    body.force = {fx, fy};
+    body.torque = torque;
     s.wake(id.index);
 }
 
@@ -239,7 +263,9 @@ void World::applyForceToCenter(BodyId id, Vec2 force) {
     Body& body = s.checkedBody(id, fn);
     requireFinite(fn, "force", force);
     if (body.type != BodyType::Dynamic) return;
-    body.force += force;
+    const float fx = finiteSum(fn, "force", body.force.x, force.x);
+    const float fy = finiteSum(fn, "force", body.force.y, force.y);
+    body.force = {fx, fy};
     s.wake(id.index);
 }
 
@@ -250,7 +276,7 @@ void World::applyTorque(BodyId id, float torque) {
     Body& body = s.checkedBody(id, fn);
     requireFinite(fn, "torque", torque);
     if (body.type != BodyType::Dynamic) return;
-    body.torque += torque;
+    body.torque = finiteSum(fn, "torque", body.torque, torque);
     s.wake(id.index);
 }
 
@@ -262,9 +288,14 @@ void World::applyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint) {
     requireFinite(fn, "impulse", impulse);
     requireFinite(fn, "worldPoint", worldPoint);
     if (body.type != BodyType::Dynamic) return;
-    const Vec2 r = worldPoint - body.center;
-    body.linearVelocity += body.invMass * impulse;
-    body.angularVelocity += body.invInertia * (r.x * impulse.y - r.y * impulse.x);
+    const double invMass = body.invMass;
+    const float vx = finiteSum(fn, "impulse", body.linearVelocity.x, invMass * double{impulse.x});
+    const float vy = finiteSum(fn, "impulse", body.linearVelocity.y, invMass * double{impulse.y});
+    const float w =
+        finiteSum(fn, "impulse", body.angularVelocity,
+                  double{body.invInertia} * crossAbout(worldPoint, body.center, impulse));
+    body.linearVelocity = {vx, vy};
+    body.angularVelocity = w;
     s.wake(id.index);
 }
 
@@ -296,18 +327,10 @@ void World::setUserData(BodyId id, std::uint64_t userData) {
 // --- shapes
 
 namespace {
-ShapeId attachShape(detail::WorldState& s, BodyId bodyId, const ShapeDef& def, Shape proto) {
-    std::uint32_t index;
-    if (!s.freeShapes.empty()) {
-        index = s.freeShapes.back();
-        s.freeShapes.pop_back();
-    } else {
-        index = static_cast<std::uint32_t>(s.shapes.size());
-        s.shapes.emplace_back();
-    }
-    Shape& shape = s.shapes[index];
-    proto.generation = shape.generation != 0 ? shape.generation : s.nextGeneration(0);
-    proto.live = true;
+// Everything that can refuse runs before anything is linked: the checks, then the proxy insert
+// (the one call into the broad phase that may throw). Only then is the shape attached.
+ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view field,
+                    BodyId bodyId, const ShapeDef& def, Shape proto) {
     proto.isSensor = def.isSensor;
     proto.enableSensorEvents = def.enableSensorEvents;
     proto.enableContactEvents = def.enableContactEvents;
@@ -318,16 +341,38 @@ ShapeId attachShape(detail::WorldState& s, BodyId bodyId, const ShapeDef& def, S
     proto.restitution = def.restitution;
     proto.filter = def.filter;
     proto.userData = def.userData;
+    s.checkShape(fn, field, s.bodies[bodyId.index], proto);
+
+    const bool reuse = !s.freeShapes.empty();
+    const std::uint32_t index =
+        reuse ? s.freeShapes.back() : static_cast<std::uint32_t>(s.shapes.size());
+    proto.fatBox = fatten(detail::boundsOf(detail::placeShape(proto, s.bodies[bodyId.index])),
+                          s.def.aabbMargin);
+    proto.proxy = s.broadPhase->insert(proto.fatBox, index);
+    try {
+        const std::uint32_t proxy = toIndex(proto.proxy);
+        if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
+        if (!reuse) s.shapes.emplace_back();
+        s.movedShapes.reserve(s.movedShapes.size() + 1);
+    } catch (...) {
+        s.broadPhase->remove(proto.proxy);
+        throw;
+    }
+    if (reuse) s.freeShapes.pop_back();
+    Shape& shape = s.shapes[index];
+    proto.generation = shape.generation != 0 ? shape.generation : s.nextGeneration(0);
+    proto.live = true;
     Body& body = s.bodies[bodyId.index];
     proto.nextInBody = body.firstShape;
     shape = proto;
+    s.proxyShape[toIndex(shape.proxy)] = index;
     body.firstShape = index;
     ++body.shapeCount;
     ++s.shapeCount;
     s.updateMass(body);
-    s.insertProxy(index);
+    s.markMoved(index);
     s.wake(bodyId.index);
-    return {index, shape.generation};
+    return s.shapeId(index);
 }
 } // namespace
 
@@ -344,7 +389,7 @@ ShapeId World::createCircle(BodyId body, const ShapeDef& def, const Circle& circ
     proto.type = ShapeType::Circle;
     proto.center = circle.center;
     proto.radius = circle.radius;
-    return attachShape(s, body, def, proto);
+    return attachShape(s, fn, "circle", body, def, proto);
 }
 
 ShapeId World::createBox(BodyId body, const ShapeDef& def, const Box& box) {
@@ -360,7 +405,7 @@ ShapeId World::createBox(BodyId body, const ShapeDef& def, const Box& box) {
     proto.type = ShapeType::Box;
     proto.center = box.center;
     proto.halfExtents = box.halfExtents;
-    return attachShape(s, body, def, proto);
+    return attachShape(s, fn, "box", body, def, proto);
 }
 
 void World::destroyShape(ShapeId id) {
@@ -486,7 +531,8 @@ void World::forEachShape(BodyId id, FunctionRef<void(ShapeId)> visit) const {
 void World::step(float dt) {
     auto& s = *m_state;
     s.requireUnlocked("World::step");
-    require(isFinite(dt) && dt > 0.0f, "World::step", "dt", "must be finite and > 0", dt);
+    require(dt >= kMinTimeStep && dt <= kMaxTimeStep, "World::step", "dt",
+            "must be in [kMinTimeStep, kMaxTimeStep] = [1e-6, 1] s", dt);
     s.step(dt);
 }
 

@@ -9,11 +9,15 @@
 
 namespace rigid2d::detail {
 
+std::atomic<std::uint64_t>& worldSerialCounter() noexcept {
+    static std::atomic<std::uint64_t> counter{0};
+    return counter;
+}
+
 namespace {
-std::uint32_t nextWorldSerial() {
-    static std::atomic<std::uint32_t> counter{0};
-    // 1..4095: fits the generation bits above the counter and is never 0.
-    return counter.fetch_add(1, std::memory_order_relaxed) % 4095u + 1u;
+std::uint64_t nextWorldSerial() {
+    // Never 0, so that the null handle names no world.
+    return worldSerialCounter().fetch_add(1, std::memory_order_relaxed) + 1u;
 }
 } // namespace
 
@@ -38,66 +42,9 @@ void WorldState::requireUnlocked(std::string_view function) const {
             "cannot be changed from inside a query or visit callback");
 }
 
+// 0 when the slot's counter is exhausted: the slot is retired, so an id never aliases.
 std::uint32_t WorldState::nextGeneration(std::uint32_t previous) const noexcept {
-    const std::uint32_t counter = previous == 0 ? 1u : (previous & kGenerationCounterMask) + 1u;
-    if (counter > kGenerationCounterMask) return 0; // slot exhausted: retire it
-    return (serial << kGenerationCounterBits) | counter;
-}
-
-void WorldState::updateMass(Body& body) {
-    body.mass = body.invMass = body.inertia = body.invInertia = 0.0f;
-    body.localCenter = {};
-    if (body.type != BodyType::Dynamic) {
-        body.center = body.position;
-        return;
-    }
-    // Mass and first moment, then inertia about the body origin moved to the centre of mass
-    // (parallel-axis theorem both ways).
-    float mass = 0.0f, inertiaAtOrigin = 0.0f;
-    Vec2 moment{};
-    bool hasBox = false;
-    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
-        const Shape& shape = shapes[s];
-        float m, ownInertia;
-        if (shape.type == ShapeType::Circle) {
-            m = shape.density * 3.14159265358979f * shape.radius * shape.radius;
-            ownInertia = 0.5f * m * shape.radius * shape.radius;
-        } else {
-            hasBox = true;
-            const Vec2 size = 2.0f * shape.halfExtents;
-            m = shape.density * size.x * size.y;
-            ownInertia = m * (size.x * size.x + size.y * size.y) / 12.0f;
-        }
-        mass += m;
-        moment += m * shape.center;
-        inertiaAtOrigin +=
-            ownInertia + m * (shape.center.x * shape.center.x + shape.center.y * shape.center.y);
-    }
-    if (mass > 0.0f) {
-        body.mass = mass;
-        body.invMass = 1.0f / mass;
-        body.localCenter = moment / mass;
-        const Vec2 c = body.localCenter;
-        body.inertia = std::max(inertiaAtOrigin - mass * (c.x * c.x + c.y * c.y), 0.0f);
-    } else {
-        // A dynamic body needs mass to respond to contacts; Box2D's convention is 1 kg.
-        body.mass = 1.0f;
-        body.invMass = 1.0f;
-    }
-    const bool rotates = !body.fixedRotation && !hasBox && body.inertia > 0.0f;
-    body.invInertia = rotates ? 1.0f / body.inertia : 0.0f;
-    if (!rotates) body.angularVelocity = 0.0f;
-    body.center = body.position + rotate(body.rot, body.localCenter);
-}
-
-void WorldState::insertProxy(std::uint32_t shapeIndex) {
-    Shape& shape = shapes[shapeIndex];
-    shape.fatBox = fatten(boundsOf(placed(shapeIndex)), def.aabbMargin);
-    shape.proxy = broadPhase->insert(shape.fatBox, shapeIndex);
-    const std::uint32_t proxy = toIndex(shape.proxy);
-    if (proxy >= proxyShape.size()) proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
-    proxyShape[proxy] = shapeIndex;
-    markMoved(shapeIndex);
+    return previous + 1u;
 }
 
 void WorldState::markMoved(std::uint32_t shapeIndex) {
@@ -107,14 +54,36 @@ void WorldState::markMoved(std::uint32_t shapeIndex) {
     movedShapes.push_back(shapeIndex);
 }
 
-void WorldState::refreshProxies(std::uint32_t bodyIndex) {
-    for (std::uint32_t s = bodies[bodyIndex].firstShape; s != kNullIndex;
-         s = shapes[s].nextInBody) {
-        Shape& shape = shapes[s];
-        shape.fatBox = fatten(boundsOf(placed(s)), def.aabbMargin);
-        broadPhase->move(shape.proxy, shape.fatBox);
-        markMoved(s);
+void WorldState::placeBody(std::uint32_t bodyIndex, Vec2 position, float angle) {
+    Body& body = bodies[bodyIndex];
+    const Body before = body;
+    placeScratch.clear();
+    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody)
+        placeScratch.push_back(shapes[s].fatBox);
+    body.position = position;
+    body.angle = angle;
+    body.rot = makeRot(angle);
+    body.center = position + rotate(body.rot, body.localCenter);
+    std::uint32_t moved = 0;
+    try {
+        for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
+            Shape& shape = shapes[s];
+            const AABB fat = fatten(boundsOf(placed(s)), def.aabbMargin);
+            broadPhase->move(shape.proxy, fat);
+            shape.fatBox = fat;
+            ++moved;
+        }
+    } catch (...) {
+        // A user-written broad phase refused a move: put the body and its moved proxies back.
+        body = before;
+        std::uint32_t i = 0;
+        for (std::uint32_t s = body.firstShape; i < moved; s = shapes[s].nextInBody, ++i) {
+            shapes[s].fatBox = placeScratch[i];
+            broadPhase->move(shapes[s].proxy, placeScratch[i]);
+        }
+        throw;
     }
+    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) markMoved(s);
 }
 
 void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {

@@ -4,6 +4,7 @@
 // and calls in here; the step stages (world_step.cpp) pass plain arrays to src/narrowphase,
 // src/solver, src/island and src/continuous.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -19,17 +20,25 @@
 
 namespace rigid2d::detail {
 
-/// Generations carry the world's serial in their top bits, so an id from another world is
-/// refused rather than silently naming one of this world's bodies. The low bits count reuses of
-/// the slot; a slot whose counter is exhausted is retired, so an id never aliases.
-inline constexpr std::uint32_t kGenerationCounterBits = 20;
-inline constexpr std::uint32_t kGenerationCounterMask = (1u << kGenerationCounterBits) - 1u;
+/// The source of world serials (ids carry their world's serial, so an id from another world is
+/// refused rather than silently naming one of this world's bodies). 64 bits: no program creates
+/// enough worlds to wrap it. Exposed so that tests can start it near values that once wrapped.
+std::atomic<std::uint64_t>& worldSerialCounter() noexcept;
+
+/// A dynamic body's mass properties as derived from its shapes. `usable` is false when they would
+/// not be finite floats (the shape that would cause it is refused).
+struct MassData {
+    float mass = 0.0f, invMass = 0.0f;
+    float inertia = 0.0f, invInertia = 0.0f;
+    Vec2 localCenter{};
+    bool usable = true;
+};
 
 struct WorldState {
     explicit WorldState(const WorldDef& worldDef);
 
     WorldDef def;
-    std::uint32_t serial = 0; ///< this world's tag in generations (1..4095)
+    std::uint64_t serial = 0; ///< this world's tag in its ids, never 0 and never reused
 
     std::vector<Body> bodies;
     std::vector<std::uint32_t> freeBodies;
@@ -64,6 +73,7 @@ struct WorldState {
     std::vector<float> sleepTimes;
     std::vector<float> islandMinTime;
     std::vector<std::uint32_t> wakeStack;
+    std::vector<AABB> placeScratch; ///< placeBody's old fat boxes
 
     // Events of the last step; end events of destructions between steps wait in `pending*`.
     std::vector<ContactBeginEvent> beginEvents;
@@ -80,17 +90,17 @@ struct WorldState {
 
     // --- handles
     [[nodiscard]] BodyId bodyId(std::uint32_t index) const noexcept {
-        return {index, bodies[index].generation};
+        return {index, bodies[index].generation, serial};
     }
     [[nodiscard]] ShapeId shapeId(std::uint32_t index) const noexcept {
-        return {index, shapes[index].generation};
+        return {index, shapes[index].generation, serial};
     }
     [[nodiscard]] bool isLive(BodyId id) const noexcept {
-        return id.index < bodies.size() && bodies[id.index].live &&
+        return id.world == serial && id.index < bodies.size() && bodies[id.index].live &&
                bodies[id.index].generation == id.generation;
     }
     [[nodiscard]] bool isLive(ShapeId id) const noexcept {
-        return id.index < shapes.size() && shapes[id.index].live &&
+        return id.world == serial && id.index < shapes.size() && shapes[id.index].live &&
                shapes[id.index].generation == id.generation;
     }
     /// The body of a live id, or a refusal naming `function`.
@@ -99,15 +109,24 @@ struct WorldState {
     void requireUnlocked(std::string_view function) const;
     [[nodiscard]] std::uint32_t nextGeneration(std::uint32_t previous) const noexcept;
 
-    // --- bodies and shapes
+    // --- bodies and shapes (mass_properties.cpp)
+    /// The mass properties of `body` with its shapes plus `extra` (if not null).
+    [[nodiscard]] MassData massOf(const Body& body, const Shape* extra) const;
     void updateMass(Body& body);
-    /// Re-places every shape of the body and moves its proxies (after a teleport).
-    void refreshProxies(std::uint32_t bodyIndex);
+    /// Refuses (naming `function`, `field`) a shape whose size, offset or mass is outside the
+    /// limits of types.hpp, or whose bounds could overflow a float with its body at `position`.
+    void checkShape(std::string_view function, std::string_view field, const Body& body,
+                    const Shape& shape) const;
+    /// True when every bound the step may compute for `shape` with its body's origin at
+    /// `position` (any angle, plus margins) is finite.
+    [[nodiscard]] bool boundsFit(const Shape& shape, Vec2 position) const noexcept;
+    /// Teleports the body and moves its proxies; if the broad phase throws, everything is put back
+    /// as it was and the exception goes on.
+    void placeBody(std::uint32_t bodyIndex, Vec2 position, float angle);
     [[nodiscard]] PlacedShape placed(std::uint32_t shapeIndex) const noexcept {
         const Shape& s = shapes[shapeIndex];
         return placeShape(s, bodies[s.body]);
     }
-    void insertProxy(std::uint32_t shapeIndex);
     void markMoved(std::uint32_t shapeIndex);
     void destroyShapeSlot(std::uint32_t shapeIndex);
 

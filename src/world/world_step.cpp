@@ -24,6 +24,27 @@ float millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<float, std::milli>(Clock::now() - start).count();
 }
 [[nodiscard]] inline float lengthOf(Vec2 v) noexcept { return std::sqrt(v.x * v.x + v.y * v.y); }
+
+// scale * g + inverseMass * force, each factor finite but the products possibly beyond a float:
+// taken in double and bounded far above anything the speed clamps let through. Equal to the float
+// expression whenever that one is exact-product plus zero (no force), as in most bodies.
+[[nodiscard]] float boundedAcceleration(float scale, float g, float inverseMass, float force) {
+    constexpr double kBound = 1e18;
+    const double a = double{scale} * double{g} + double{inverseMass} * double{force};
+    return static_cast<float>(std::clamp(a, -kBound, kBound));
+}
+
+// Keeps a squared length finite for any finite velocity (a user may set 3e38 m/s; the solver
+// clamps it before anything moves).
+[[nodiscard]] inline Vec2 boundVelocity(Vec2 v) noexcept {
+    constexpr float kBound = 1e18f;
+    return {std::clamp(v.x, -kBound, kBound), std::clamp(v.y, -kBound, kBound)};
+}
+
+[[nodiscard]] inline bool isFinitePoint(const SolverPoint& p) noexcept {
+    return std::isfinite(p.normalImpulse) && std::isfinite(p.tangentImpulse) &&
+           std::isfinite(p.maxNormalImpulse);
+}
 } // namespace
 
 void WorldState::step(float dt) {
@@ -154,7 +175,10 @@ void WorldState::updateContacts(float dt) {
         }
         // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
         // at the surface instead of overlapping first.
-        const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
+        // Each body moves at most maxTranslation per step, which also bounds a user's huge speed.
+        const Vec2 relative = bodyB.linearVelocity - bodyA.linearVelocity;
+        const float closing =
+            std::min(lengthOf(boundVelocity(relative)) * dt, 2.0f * def.maxTranslation);
         Manifold manifold = collide(a, b, def.speculativeDistance + closing);
         const Manifold& old = contact.manifold;
         for (int i = 0; i < manifold.pointCount; ++i) {
@@ -209,8 +233,11 @@ void WorldState::solve(float dt) {
         motion.invMass = body.invMass;
         motion.invInertia = body.invInertia;
         if (body.type == BodyType::Dynamic) {
-            motion.linearAcceleration = body.gravityScale * gravity + body.invMass * body.force;
-            motion.angularAcceleration = body.invInertia * body.torque;
+            motion.linearAcceleration = {
+                boundedAcceleration(body.gravityScale, gravity.x, body.invMass, body.force.x),
+                boundedAcceleration(body.gravityScale, gravity.y, body.invMass, body.force.y)};
+            motion.angularAcceleration =
+                boundedAcceleration(0.0f, 0.0f, body.invInertia, body.torque);
             motion.linearDamping = body.linearDamping;
             motion.angularDamping = body.angularDamping;
         } else {
@@ -250,16 +277,20 @@ void WorldState::solve(float dt) {
     settings.maxContactPushSpeed = def.maxContactPushSpeed;
     settings.restitutionThreshold = def.restitutionThreshold;
     settings.maxLinearSpeed = def.maxTranslation / dt;
+    settings.maxAngularSpeed = def.maxRotation / dt;
     solveSoftStep(solverBodies, solverMotions, activeConstraints, settings, solverScratch);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.
-    for (const ContactConstraint& constraint : activeConstraints) {
+    for (ContactConstraint& constraint : activeConstraints) {
         Contact& contact = contacts[constraint.contact];
         Manifold& manifold = contact.manifold;
         float bestSpeed = 0.0f;
         int best = -1;
         for (int i = 0; i < constraint.pointCount; ++i) {
-            const SolverPoint& p = constraint.points[i];
+            SolverPoint& p = constraint.points[i];
+            // Last resort (see World::step): a non-finite impulse is dropped, not warm-started.
+            if (!isFinitePoint(p)) [[unlikely]]
+                p.normalImpulse = p.tangentImpulse = p.maxNormalImpulse = p.approachVelocity = 0;
             ManifoldPoint& mp = manifold.points[i];
             mp.normalImpulse = p.normalImpulse;
             mp.tangentImpulse = p.tangentImpulse;
@@ -278,14 +309,27 @@ void WorldState::solve(float dt) {
         }
     }
 
+    stats.resetBodies = 0;
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
-        const SolverState& sb = solverBodies[i + 1];
+        SolverState& sb = solverBodies[i + 1];
+        const Vec2 center = body.center + sb.dp;
+        if (!isFinite(sb.v) || !std::isfinite(sb.w) || !isFinite(center) ||
+            !std::isfinite(body.angle + sb.dAngle)) [[unlikely]] {
+            // Last resort (see World::step): the body stays where it was, at rest.
+            body.linearVelocity = {};
+            body.angularVelocity = 0.0f;
+            body.force = {};
+            body.torque = 0.0f;
+            sb = SolverState{}; // the continuous stage reads this step's translation
+            ++stats.resetBodies;
+            continue;
+        }
         body.linearVelocity = sb.v;
         body.angularVelocity = sb.w;
         body.force = {};
         body.torque = 0.0f;
-        body.center += sb.dp;
+        body.center = center;
         if (sb.dAngle != 0.0f) {
             body.angle += sb.dAngle;
             body.rot = makeRot(body.angle);

@@ -1,10 +1,12 @@
 // Handles: destroyed ids stay invalid forever and never alias; ids of another world are refused.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <set>
 #include <vector>
 
 #include "rigid2d/testing.hpp"
+#include "world/world_state.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::testing;
@@ -46,4 +48,30 @@ TEST_CASE("an id from another world is refused") {
     CHECK(a.isValid(inA));
     CHECK_FALSE(b.isValid(inA));
     CHECK_THROWS_AS(b.setLinearVelocity(inA, {1.0f, 0.0f}), Error);
+}
+
+// Issue 12, case 7: the serial once had 12 bits (aliasing after 4095 worlds); a 32-bit one would
+// alias after 2^32. The counter is started just below those wrap points instead of creating
+// billions of worlds.
+TEST_CASE("ids never alias across worlds, even after 2^32 worlds") {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::BruteForce;
+    auto& counter = rigid2d::detail::worldSerialCounter();
+    World a(def);
+    const BodyId inA = createCircle(a, {0.0f, 0.0f}, 0.5f);
+    const std::uint64_t serialA = inA.world;
+    for (const std::uint64_t wrap : {std::uint64_t{4095}, std::uint64_t{1} << 32}) {
+        // The next world gets the serial A's would wrap to under a `wrap`-sized serial.
+        counter.store(serialA - 1 + wrap);
+        World b(def);
+        const BodyId inB = createCircle(b, {0.0f, 0.0f}, 0.5f);
+        CHECK(inB.index == inA.index);
+        CHECK(inB.generation == inA.generation);
+        CHECK(inB.world != inA.world);
+        CHECK_FALSE(b.isValid(inA));
+        CHECK_FALSE(a.isValid(inB));
+        CHECK_THROWS_AS((void)b.position(inA), Error);
+        CHECK_THROWS_AS(a.destroyBody(inB), Error);
+    }
+    CHECK(a.isValid(inA));
 }

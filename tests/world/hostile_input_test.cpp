@@ -1,0 +1,370 @@
+// Issue 12 (hostile input): every call either succeeds or throws Error with the world unchanged,
+// and step() with a valid dt never throws and never leaves a non-finite state.
+#include <doctest/doctest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rigid2d/testing.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::testing;
+
+namespace {
+
+// Everything a refused call could have touched: bodies (positions, velocities, awake), counts,
+// the shapes of every body and the broad phase's boxes.
+struct Fingerprint {
+    std::uint64_t hash = 0;
+    std::size_t bodies = 0;
+    std::size_t proxies = 0;
+    std::vector<ShapeId> shapes;
+    std::vector<AABB> boxes;
+    std::vector<float> masses;
+
+    explicit Fingerprint(const World& world)
+        : hash(stateHash(world)), bodies(world.bodyCount()), proxies(world.broadPhase().size()) {
+        world.forEachBody([&](BodyId body) {
+            masses.push_back(world.mass(body));
+            masses.push_back(world.inertia(body));
+            world.forEachShape(body, [&](ShapeId shape) {
+                shapes.push_back(shape);
+                boxes.push_back(world.shapeAABB(shape));
+            });
+        });
+        // The broad phase's (fat) boxes too; ids are dense in these tests' broad phases.
+        for (std::uint32_t p = 0; p < proxies; ++p)
+            boxes.push_back(world.broadPhase().box(static_cast<ProxyId>(p)));
+    }
+    bool operator==(const Fingerprint& o) const {
+        if (hash != o.hash || bodies != o.bodies || proxies != o.proxies || shapes != o.shapes ||
+            masses != o.masses || boxes.size() != o.boxes.size())
+            return false;
+        for (std::size_t i = 0; i < boxes.size(); ++i)
+            if (boxes[i].lower != o.boxes[i].lower || boxes[i].upper != o.boxes[i].upper)
+                return false;
+        return true;
+    }
+};
+
+/// `bad` must throw an Error naming `function` and `field` and leave the world as it was.
+void expectRefused(World& world, const std::string& function, const std::string& field,
+                   const std::function<void()>& bad) {
+    const Fingerprint before(world);
+    std::string message;
+    try {
+        bad();
+    } catch (const Error& e) {
+        message = e.what();
+    }
+    CAPTURE(function);
+    CAPTURE(field);
+    CHECK_MESSAGE(message.find(function) != std::string::npos, message);
+    CHECK_MESSAGE(message.find(field) != std::string::npos, message);
+    CHECK(Fingerprint(world) == before);
+}
+
+/// Every live body has a finite state.
+bool allFinite(const World& world) {
+    bool finite = true;
+    world.forEachBody([&](BodyId b) {
+        finite =
+            finite && std::isfinite(world.position(b).x) && std::isfinite(world.position(b).y) &&
+            std::isfinite(world.angle(b)) && std::isfinite(world.linearVelocity(b).x) &&
+            std::isfinite(world.linearVelocity(b).y) && std::isfinite(world.angularVelocity(b));
+    });
+    return finite;
+}
+
+/// A user-written broad phase (brute force inside) that refuses on demand, to check that the world
+/// puts everything back when a broad-phase call throws half-way.
+class FailingBroadPhase final : public BroadPhase {
+public:
+    int movesBeforeFailure = -1; ///< < 0: never fail
+    bool failInsert = false;
+
+    ProxyId insert(const AABB& box, std::uint64_t userData) override {
+        if (failInsert) throw Error("FailingBroadPhase::insert: box refused on purpose");
+        return m_inner->insert(box, userData);
+    }
+    void move(ProxyId proxy, const AABB& box) override {
+        if (movesBeforeFailure == 0) {
+            movesBeforeFailure = -1;
+            throw Error("FailingBroadPhase::move: proxy refused on purpose");
+        }
+        if (movesBeforeFailure > 0) --movesBeforeFailure;
+        m_inner->move(proxy, box);
+    }
+    void remove(ProxyId proxy) override { m_inner->remove(proxy); }
+    void findPairs(std::vector<ProxyPair>& out) override { m_inner->findPairs(out); }
+    void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override {
+        m_inner->query(region, visit);
+    }
+    void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
+                 FunctionRef<float(ProxyId)> visit) const override {
+        m_inner->rayCast(origin, translation, maxFraction, visit);
+    }
+    std::size_t size() const override { return m_inner->size(); }
+    std::string_view name() const override { return "failing"; }
+    BroadPhaseStats stats() const override { return m_inner->stats(); }
+    AABB box(ProxyId proxy) const override { return m_inner->box(proxy); }
+    std::uint64_t userData(ProxyId proxy) const override { return m_inner->userData(proxy); }
+
+private:
+    std::unique_ptr<BroadPhase> m_inner = makeBroadPhase(BroadPhaseType::BruteForce);
+};
+
+World floorWorld(BroadPhaseType type) {
+    WorldDef def;
+    def.broadPhase = type;
+    return makeWorldWithFloor(def);
+}
+
+} // namespace
+
+TEST_CASE("issue 12.1: a refused createCircle leaves nothing attached (exact reproducer)") {
+    for (const BroadPhaseType type : kAllBroadPhaseTypes) {
+        CAPTURE(toString(type));
+        WorldDef def;
+        def.broadPhase = type;
+        World w(def);
+        BodyDef d;
+        d.type = BodyType::Dynamic;
+        d.position = {3e38f, 0};
+        const BodyId b = w.createBody(d);
+        expectRefused(w, "World::createCircle", "circle", [&] {
+            (void)w.createCircle(b, {}, Circle{{0, 0}, 1e38f});
+        });
+        CHECK_NOTHROW(w.step(1 / 60.f));
+        CHECK_NOTHROW(w.destroyBody(b));
+        CHECK(w.bodyCount() == 0);
+        CHECK(w.broadPhase().size() == 0);
+    }
+}
+
+TEST_CASE("issue 12.1: a refused createBox leaves nothing attached, and the slot is reused") {
+    World w = floorWorld(BroadPhaseType::SpatialHash);
+    BodyDef d;
+    d.type = BodyType::Dynamic;
+    d.position = {-FLT_MAX, 1.0f};
+    const BodyId b = w.createBody(d);
+    expectRefused(w, "World::createBox", "box", [&] {
+        (void)w.createBox(b, {}, Box{{0, 0}, {1e38f, 1.0f}});
+    });
+    w.setTransform(b, {0.0f, 3.0f}, 0.0f);
+    const ShapeId ok = w.createBox(b, {}, Box{{0, 0}, {0.5f, 0.5f}});
+    CHECK(w.isValid(ok));
+    stepFor(w, 1.0f);
+    CHECK(w.position(b).y == doctest::Approx(0.5f).epsilon(0.02));
+    w.destroyBody(b);
+    CHECK(w.broadPhase().size() == 1);
+}
+
+TEST_CASE("issue 12.3: shapes that would make mass or inertia non-finite are refused") {
+    World w = floorWorld(BroadPhaseType::BruteForce);
+    BodyDef d;
+    d.type = BodyType::Dynamic;
+    d.position = {0.0f, 3.0f};
+    const BodyId b = w.createBody(d);
+    ShapeDef tiny;
+    tiny.density = 1e-40f;
+    ShapeDef huge;
+    huge.density = 3e38f;
+    expectRefused(w, "World::createCircle", "circle.radius", [&] {
+        (void)w.createCircle(b, {}, Circle{{0, 0}, 1e-20f});
+    });
+    expectRefused(w, "World::createBox", "box.halfExtents", [&] {
+        (void)w.createBox(b, {}, Box{{0, 0}, {1e-20f, 1.0f}});
+    });
+    expectRefused(w, "World::createCircle", "circle.radius", [&] {
+        (void)w.createCircle(b, {}, Circle{{0, 0}, 1e30f});
+    });
+    expectRefused(w, "World::createCircle", "circle.center", [&] {
+        (void)w.createCircle(b, {}, Circle{{1e30f, 0}, 1.0f});
+    });
+    expectRefused(w, "World::createCircle", "def.density", [&] {
+        (void)w.createCircle(b, tiny, Circle{{0, 0}, 1.0f});
+    });
+    expectRefused(w, "World::createCircle", "def.density", [&] {
+        (void)w.createCircle(b, huge, Circle{{0, 0}, 0.5f});
+    });
+    expectRefused(w, "World::createBox", "def.density", [&] {
+        (void)w.createBox(b, huge, Box{{0, 0}, {0.5f, 0.5f}});
+    });
+    // The limits themselves are accepted.
+    const BodyId small = w.createBody(d);
+    CHECK_NOTHROW((void)w.createCircle(small, {}, Circle{{0, 0}, kMinShapeSize}));
+    CHECK(std::isfinite(1.0f / w.mass(small)));
+    stepFor(w, 1.0f);
+    CHECK(allFinite(w));
+    CHECK(w.stats().resetBodies == 0);
+}
+
+TEST_CASE("issue 12.3: impulses and forces whose sums would overflow are refused") {
+    World w = floorWorld(BroadPhaseType::BruteForce);
+    const BodyId b = createCircle(w, {0.0f, 2.0f}, 0.5f);
+    const Vec2 c = w.worldCenterOfMass(b);
+    expectRefused(w, "World::applyLinearImpulse", "impulse", [&] {
+        w.applyLinearImpulse(b, {3e38f, 0.0f}, c);
+    });
+    expectRefused(w, "World::applyLinearImpulse", "impulse", [&] {
+        w.applyLinearImpulse(b, {0.0f, 1e38f}, c + Vec2{1e5f, 0.0f});
+    });
+    w.applyForceToCenter(b, {3e38f, 0.0f});
+    expectRefused(w, "World::applyForceToCenter", "force", [&] {
+        w.applyForceToCenter(b, {3e38f, 0.0f});
+    });
+    expectRefused(w, "World::applyForce", "force", [&] { w.applyForce(b, {3e38f, 0.0f}, c); });
+    expectRefused(w, "World::applyForce", "force", [&] {
+        w.applyForce(b, {0.0f, 1e30f}, c + Vec2{1e20f, 0.0f});
+    });
+    w.applyTorque(b, 3e38f);
+    expectRefused(w, "World::applyTorque", "torque", [&] { w.applyTorque(b, 3e38f); });
+    // The accepted 3e38 N force and torque are clamped by the step, not propagated as inf.
+    for (int i = 0; i < 120; ++i) {
+        REQUIRE_NOTHROW(w.step(1 / 60.f));
+        REQUIRE(allFinite(w));
+    }
+    CHECK(std::fabs(w.angularVelocity(b)) <= w.def().maxRotation * 60.0f * 1.0001f);
+    CHECK(w.stats().resetBodies == 0);
+}
+
+TEST_CASE("issue 12.3: dt outside [kMinTimeStep, kMaxTimeStep] is refused") {
+    World w = floorWorld(BroadPhaseType::BruteForce);
+    createCircle(w, {0.0f, 2.0f}, 0.5f);
+    for (const float dt : {FLT_MAX, 1.5f, 1e-45f, 1e-7f, 0.0f, -1.0f})
+        expectRefused(w, "World::step", "dt", [&] { w.step(dt); });
+    CHECK_NOTHROW(w.step(kMaxTimeStep));
+    CHECK_NOTHROW(w.step(kMinTimeStep));
+    CHECK(allFinite(w));
+}
+
+TEST_CASE("issue 12.3: a body with a tiny massive circle and a massless far one stays finite") {
+    for (const BroadPhaseType type : kAllBroadPhaseTypes) {
+        CAPTURE(toString(type));
+        World w = floorWorld(type);
+        BodyDef d;
+        d.type = BodyType::Dynamic;
+        d.position = {0.0f, 2.0f};
+        d.angularVelocity = 5.0f;
+        const BodyId b = w.createBody(d);
+        (void)w.createCircle(b, {}, Circle{{0, 0}, 1e-4f});
+        ShapeDef massless;
+        massless.density = 0.0f;
+        (void)w.createCircle(b, massless, Circle{{0.3f, 0}, 0.73f});
+        // The inertia is bounded below relative to the body's reach (no 1e-16 kg m²).
+        const float m = w.mass(b);
+        CHECK(w.inertia(b) >= 0.009f * m * 1.03f * 1.03f);
+        for (int i = 0; i < 600; ++i) {
+            REQUIRE_NOTHROW(w.step(1 / 60.f));
+            REQUIRE(allFinite(w));
+            REQUIRE(std::fabs(w.angularVelocity(b)) <= w.def().maxRotation * 60.0f * 1.0001f);
+        }
+        CHECK(w.stats().resetBodies == 0);
+        // It rests on the floor, not in it.
+        CHECK(w.position(b).y > 0.0f);
+    }
+}
+
+TEST_CASE("issue 12.3: huge accepted speeds and gravity scales are clamped by the step") {
+    World w = floorWorld(BroadPhaseType::SpatialHash);
+    BodyDef d;
+    d.type = BodyType::Dynamic;
+    d.position = {0.0f, 5.0f};
+    d.gravityScale = 3e38f;
+    const BodyId heavy = w.createBody(d);
+    (void)w.createCircle(heavy, {}, Circle{});
+    const BodyId fast = createCircle(w, {5.0f, 5.0f}, 0.5f);
+    w.setLinearVelocity(fast, {3e38f, -3e38f});
+    w.setAngularVelocity(fast, 3e38f);
+    for (int i = 0; i < 120; ++i) {
+        REQUIRE_NOTHROW(w.step(1 / 60.f));
+        REQUIRE(allFinite(w));
+    }
+    CHECK(w.stats().resetBodies == 0);
+}
+
+TEST_CASE("issue 12.4: setTransform changes nothing when the broad phase throws") {
+    World w = floorWorld(BroadPhaseType::BruteForce);
+    const BodyId b = w.createBody([] {
+        BodyDef d;
+        d.type = BodyType::Dynamic;
+        d.position = {0.0f, 2.0f};
+        return d;
+    }());
+    for (int i = 0; i < 3; ++i) (void)w.createCircle(b, {}, Circle{{0.6f * float(i), 0}, 0.3f});
+    (void)createCircle(w, {4.0f, 2.0f}, 0.5f);
+    auto failing = std::make_unique<FailingBroadPhase>();
+    FailingBroadPhase& broadPhase = *failing;
+    w.setBroadPhase(std::move(failing));
+    stepFor(w, 0.1f);
+    for (int after = 0; after < 3; ++after) {
+        broadPhase.movesBeforeFailure = after;
+        expectRefused(w, "FailingBroadPhase::move", "proxy", [&] {
+            w.setTransform(b, {10.0f, 5.0f}, 1.0f);
+        });
+    }
+    broadPhase.movesBeforeFailure = -1;
+    broadPhase.failInsert = true;
+    expectRefused(w, "FailingBroadPhase::insert", "box", [&] {
+        (void)w.createCircle(b, {}, Circle{{0, 0.5f}, 0.3f});
+    });
+    broadPhase.failInsert = false;
+    // Teleports to the far ends of the float range are accepted: every shape's bounds fit.
+    CHECK_NOTHROW(w.setTransform(b, {FLT_MAX, -FLT_MAX}, 1.0f));
+    CHECK(allFinite(w));
+    CHECK_NOTHROW(w.step(1 / 60.f));
+    CHECK(allFinite(w));
+}
+
+TEST_CASE("issue 12.4: huge finite velocities are accepted and clamped by the step") {
+    World w = floorWorld(BroadPhaseType::Grid);
+    const BodyId b = createCircle(w, {0.0f, 50.0f}, 0.5f);
+    w.setGravity({0.0f, 0.0f});
+    // Clamped to maxTranslation per step, not divided by an infinite length into a body that
+    // never moves.
+    w.setLinearVelocity(b, {3e38f, 0.0f});
+    w.step(1 / 60.f);
+    CHECK(w.position(b).x == doctest::Approx(w.def().maxTranslation));
+    CHECK(w.position(b).y == doctest::Approx(50.0f));
+    w.setLinearVelocity(b, {-3e38f, -3e38f});
+    w.setAngularVelocity(b, -3e38f);
+    w.step(1 / 60.f);
+    CHECK(w.linearVelocity(b).x ==
+          doctest::Approx(-w.def().maxTranslation * 60.0f / std::sqrt(2.0f)));
+    CHECK(w.angularVelocity(b) == doctest::Approx(-w.def().maxRotation * 60.0f));
+    CHECK(allFinite(w));
+}
+
+TEST_CASE("issue 12.2: grids spanning more than FLT_MAX or with absurd cell counts are refused") {
+    World w = floorWorld(BroadPhaseType::BruteForce);
+    createCircle(w, {0.0f, 2.0f}, 0.5f);
+    BroadPhaseConfig wide;
+    wide.worldBounds = {{-3e38f, -1.0f}, {3e38f, 1.0f}};
+    expectRefused(w, "makeBroadPhase", "config.worldBounds",
+                  [&] { w.setBroadPhase(BroadPhaseType::Grid, wide); });
+    BroadPhaseConfig many;
+    many.worldBounds = {{-1e30f, -1e30f}, {1e30f, 1e30f}};
+    many.maxGridCells = std::size_t{1} << 40;
+    expectRefused(w, "makeBroadPhase", "config.maxGridCells",
+                  [&] { w.setBroadPhase(BroadPhaseType::Grid, many); });
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::Grid;
+    def.broadPhaseConfig = wide;
+    CHECK_THROWS_AS(World{def}, Error);
+    // The widest accepted grid works with bodies anywhere in the float range.
+    BroadPhaseConfig widest;
+    widest.worldBounds = {{-1.6e38f, -1.6e38f}, {1.6e38f, 1.6e38f}};
+    w.setBroadPhase(BroadPhaseType::Grid, widest);
+    for (const float x : {-3.3e38f, -1e30f, 0.0f, 1e30f, 3.3e38f}) {
+        const BodyId far = createCircle(w, {x, 0.5f * x}, 0.5f);
+        CHECK(w.isValid(far));
+    }
+    for (int i = 0; i < 30; ++i) REQUIRE_NOTHROW(w.step(1 / 60.f));
+    CHECK(allFinite(w));
+    w.broadPhase().validate();
+}
