@@ -2,6 +2,7 @@
 // then the work in WorldState.
 #include "rigid2d/world.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -227,11 +228,16 @@ namespace {
 // Forces, torques and impulses are summed in double and refused when the float sum would not be
 // finite, so what the body accumulates stays finite whatever the calls.
 float finiteSum(std::string_view fn, std::string_view field, float base, double add) {
+    constexpr double kMax = std::numeric_limits<float>::max();
     const double sum = static_cast<double>(base) + add;
-    require(std::fabs(sum) <= static_cast<double>(std::numeric_limits<float>::max()), fn, field,
-            "would make the body's accumulated value overflow a float", static_cast<float>(add));
-    return static_cast<float>(sum);
+    // Converted clamped whichever way the check goes: no conversion may overflow (FP traps).
+    const auto clamped = static_cast<float>(std::clamp(sum, -kMax, kMax));
+    require(std::fabs(sum) <= kMax, fn, field,
+            "would make the body's accumulated value overflow a float (the sum is shown clamped)",
+            clamped);
+    return clamped;
 }
+
 double crossAbout(Vec2 point, Vec2 center, Vec2 v) {
     const double rx = double{point.x} - double{center.x};
     const double ry = double{point.y} - double{center.y};
@@ -531,7 +537,7 @@ void World::forEachShape(BodyId id, FunctionRef<void(ShapeId)> visit) const {
 void World::step(float dt) {
     auto& s = *m_state;
     s.requireUnlocked("World::step");
-    require(dt >= kMinTimeStep && dt <= kMaxTimeStep, "World::step", "dt",
+    require(isFinite(dt) && dt >= kMinTimeStep && dt <= kMaxTimeStep, "World::step", "dt",
             "must be in [kMinTimeStep, kMaxTimeStep] = [1e-6, 1] s", dt);
     s.step(dt);
 }

@@ -2,6 +2,7 @@
 // and step() with a valid dt never throws and never leaves a non-finite state.
 #include <doctest/doctest.h>
 
+#include <cfenv>
 #include <cfloat>
 #include <cmath>
 #include <functional>
@@ -368,3 +369,11 @@ TEST_CASE("issue 12.2: grids spanning more than FLT_MAX or with absurd cell coun
     CHECK(allFinite(w));
     w.broadPhase().validate();
 }
+
+#if defined(__GLIBC__)
+TEST_CASE("physics tests run with invalid, divide-by-zero and overflow trapped (fp_traps.cpp)") {
+    CHECK((fegetexcept() & FE_INVALID) != 0);
+    CHECK((fegetexcept() & FE_DIVBYZERO) != 0);
+    CHECK((fegetexcept() & FE_OVERFLOW) != 0);
+}
+#endif
