@@ -15,8 +15,13 @@ enum class BodyType : std::uint8_t {
     Dynamic,   ///< moved by gravity, forces and contacts
 };
 
+/// Largest accepted gravity component (m/s²) and gravity scale magnitude: their product stays far
+/// from overflowing a float in the step.
+inline constexpr float kMaxGravity = 1e6f;
+inline constexpr float kMaxGravityScale = 1e6f;
+
 struct WorldDef {
-    /// m/s². Earth-like, with y up.
+    /// m/s². Earth-like, with y up. Components within ±kMaxGravity.
     Vec2 gravity{0.0f, -10.0f};
     /// Which broad phase finds candidate pairs; swappable later with `World::setBroadPhase`.
     /// The spatial hash is unbounded and needs no tuning, so it is a safe default.
@@ -65,7 +70,7 @@ struct BodyDef {
     float angularVelocity = 0.0f;       ///< rad/s
     float linearDamping = 0.0f;         ///< 1/s; 0 = no drag
     float angularDamping = 0.0f;        ///< 1/s
-    float gravityScale = 1.0f;          ///< multiplies the world's gravity for this body
+    float gravityScale = 1.0f;          ///< multiplies the world's gravity, |scale| <= 1e6
     bool fixedRotation = false;         ///< no rotation (forced on for a dynamic body with a box)
     bool bullet = false;                ///< continuous collision against static shapes
     bool enableSleep = true;            ///< false keeps this body (and its island) awake

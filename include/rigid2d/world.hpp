@@ -94,7 +94,8 @@ public:
 
     /// Refused when a shape's bounds would overflow a float at the new position.
     void setTransform(BodyId body, Vec2 position, float angle);
-    /// Any finite velocity is accepted; the step clamps speeds (see `step`).
+    /// Any finite velocity is accepted (components beyond ±1e18 are clamped there); the step
+    /// clamps speeds further (see `step`).
     void setLinearVelocity(BodyId body, Vec2 velocity);
     void setAngularVelocity(BodyId body, float velocity);
     /// Newtons, at a world point; accumulates until the next step. Wakes the body. Refused when

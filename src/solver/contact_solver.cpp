@@ -37,29 +37,21 @@ struct PairVelocity {
     }
 };
 
-// Velocities and accelerations are finite but may be huge (a user's setLinearVelocity); the
-// component bound keeps dot(v, v) finite without touching any ordinary velocity.
-constexpr float kComponentBound = 1e18f;
-[[nodiscard]] inline Vec2 bound(Vec2 v) noexcept {
-    return {std::clamp(v.x, -kComponentBound, kComponentBound),
-            std::clamp(v.y, -kComponentBound, kComponentBound)};
-}
-
 void integrateVelocities(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
                          float h, float maxSpeed, float maxAngularSpeed) {
     const float maxSpeedSq = maxSpeed * maxSpeed;
     for (std::size_t i = 1; i < bodies.size(); ++i) {
         SolverState& b = bodies[i];
         const SolverMotion& m = motions[i];
-        Vec2 v = bound(b.v) + h * m.linearAcceleration;
-        float w = std::clamp(b.w, -maxAngularSpeed, maxAngularSpeed) + h * m.angularAcceleration;
+        Vec2 v = b.v + h * m.linearAcceleration;
+        float w = b.w + h * m.angularAcceleration;
         // Implicit damping: stable for any h * c, exactly v for c = 0.
         if (m.linearDamping != 0.0f) v *= 1.0f / (1.0f + h * m.linearDamping);
         if (m.angularDamping != 0.0f) w *= 1.0f / (1.0f + h * m.angularDamping);
         const float speedSq = dot(v, v);
         if (speedSq > maxSpeedSq) v *= maxSpeed / std::sqrt(speedSq);
         b.v = v;
-        b.w = std::clamp(w, -maxAngularSpeed, maxAngularSpeed);
+        b.w = std::min(std::max(w, -maxAngularSpeed), maxAngularSpeed);
     }
 }
 

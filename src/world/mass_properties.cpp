@@ -150,9 +150,9 @@ bool WorldState::boundsFit(const Shape& shape, Vec2 position) const noexcept {
 
 void WorldState::checkShape(std::string_view function, std::string_view field, const Body& body,
                             const Shape& shape) const {
-    const std::string size =
-        std::string(field) + (shape.type == ShapeType::Circle ? ".radius" : ".halfExtents");
-    const std::string center = std::string(field) + ".center";
+    const bool circle = shape.type == ShapeType::Circle;
+    const std::string_view size = circle ? "circle.radius" : "box.halfExtents";
+    const std::string_view center = circle ? "circle.center" : "box.center";
     auto inSizeRange = [](float v) { return v >= kMinShapeSize && v <= kMaxShapeSize; };
     if (shape.type == ShapeType::Circle)
         require(inSizeRange(shape.radius), function, size,

@@ -19,9 +19,16 @@ using detail::Shape;
 
 namespace {
 
+void checkGravity(std::string_view fn, std::string_view field, Vec2 gravity) {
+    // Finite first: an ordered comparison with a NaN would raise FE_INVALID.
+    require(isFinite(gravity) && std::fabs(gravity.x) <= kMaxGravity &&
+                std::fabs(gravity.y) <= kMaxGravity,
+            fn, field, "must be finite with components within kMaxGravity = 1e6 m/s^2", gravity);
+}
+
 void checkWorldDef(const WorldDef& def) {
     constexpr std::string_view fn = "World::World";
-    requireFinite(fn, "def.gravity", def.gravity);
+    checkGravity(fn, "def.gravity", def.gravity);
     require(def.substeps >= 1, fn, "def.substeps", "must be >= 1",
             static_cast<float>(def.substeps));
     auto positive = [&](float value, std::string_view field) {
@@ -58,7 +65,9 @@ void checkBodyDef(const BodyDef& def) {
             "must be finite and >= 0", def.linearDamping);
     require(isFinite(def.angularDamping) && def.angularDamping >= 0.0f, fn, "def.angularDamping",
             "must be finite and >= 0", def.angularDamping);
-    requireFinite(fn, "def.gravityScale", def.gravityScale);
+    require(isFinite(def.gravityScale) && std::fabs(def.gravityScale) <= kMaxGravityScale, fn,
+            "def.gravityScale", "must be finite and within kMaxGravityScale = 1e6",
+            def.gravityScale);
 }
 
 void checkFriction(std::string_view fn, std::string_view field, float friction) {
@@ -111,8 +120,10 @@ BodyId World::createBody(const BodyDef& def) {
     body.angle = def.angle;
     body.rot = detail::makeRot(def.angle);
     body.center = def.position;
-    body.linearVelocity = def.type == BodyType::Static ? Vec2{} : def.linearVelocity;
-    body.angularVelocity = def.type == BodyType::Static ? 0.0f : def.angularVelocity;
+    body.linearVelocity =
+        def.type == BodyType::Static ? Vec2{} : detail::boundVelocity(def.linearVelocity);
+    body.angularVelocity =
+        def.type == BodyType::Static ? 0.0f : detail::boundVelocity(def.angularVelocity);
     body.linearDamping = def.linearDamping;
     body.angularDamping = def.angularDamping;
     body.gravityScale = def.gravityScale;
@@ -198,8 +209,8 @@ void World::setTransform(BodyId id, Vec2 position, float angle) {
     s.wake(id.index);
 }
 
-// Any finite velocity is accepted; the step clamps speeds to maxTranslation / dt and
-// maxRotation / dt before it moves anything.
+// Any finite velocity is accepted (components clamped to kVelocityBound); the step clamps speeds
+// to maxTranslation / dt and maxRotation / dt before it moves anything.
 void World::setLinearVelocity(BodyId id, Vec2 velocity) {
     constexpr std::string_view fn = "World::setLinearVelocity";
     auto& s = *m_state;
@@ -207,7 +218,7 @@ void World::setLinearVelocity(BodyId id, Vec2 velocity) {
     Body& body = s.checkedBody(id, fn);
     requireFinite(fn, "velocity", velocity);
     if (body.type == BodyType::Static) return;
-    body.linearVelocity = velocity;
+    body.linearVelocity = detail::boundVelocity(velocity);
     s.wake(id.index);
 }
 
@@ -220,7 +231,7 @@ void World::setAngularVelocity(BodyId id, float velocity) {
     if (body.type == BodyType::Static) return;
     // A body that cannot rotate ignores it, like Box2D's fixed rotation.
     if (body.type == BodyType::Dynamic && body.invInertia == 0.0f) return;
-    body.angularVelocity = velocity;
+    body.angularVelocity = detail::boundVelocity(velocity);
     s.wake(id.index);
 }
 
@@ -300,8 +311,8 @@ void World::applyLinearImpulse(BodyId id, Vec2 impulse, Vec2 worldPoint) {
     const float w =
         finiteSum(fn, "impulse", body.angularVelocity,
                   double{body.invInertia} * crossAbout(worldPoint, body.center, impulse));
-    body.linearVelocity = {vx, vy};
-    body.angularVelocity = w;
+    body.linearVelocity = detail::boundVelocity(Vec2{vx, vy});
+    body.angularVelocity = detail::boundVelocity(w);
     s.wake(id.index);
 }
 
@@ -547,7 +558,7 @@ Vec2 World::gravity() const noexcept { return m_state->def.gravity; }
 void World::setGravity(Vec2 gravity) {
     auto& s = *m_state;
     s.requireUnlocked("World::setGravity");
-    requireFinite("World::setGravity", "gravity", gravity);
+    checkGravity("World::setGravity", "gravity", gravity);
     s.def.gravity = gravity;
 }
 

@@ -4,6 +4,7 @@
 // and calls in here; the step stages (world_step.cpp) pass plain arrays to src/narrowphase,
 // src/solver, src/island and src/continuous.
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -24,6 +25,16 @@ namespace rigid2d::detail {
 /// refused rather than silently naming one of this world's bodies). 64 bits: no program creates
 /// enough worlds to wrap it. Exposed so that tests can start it near values that once wrapped.
 std::atomic<std::uint64_t>& worldSerialCounter() noexcept;
+
+/// Velocities a user sets are clamped to this per component (m/s, rad/s) on the way in. Far above
+/// any speed the step lets through (maxTranslation / dt), it only keeps squared lengths finite.
+inline constexpr float kVelocityBound = 1e18f;
+[[nodiscard]] inline float boundVelocity(float v) noexcept {
+    return std::min(std::max(v, -kVelocityBound), kVelocityBound);
+}
+[[nodiscard]] inline Vec2 boundVelocity(Vec2 v) noexcept {
+    return {boundVelocity(v.x), boundVelocity(v.y)};
+}
 
 /// A dynamic body's mass properties as derived from its shapes. `usable` is false when they would
 /// not be finite floats (the shape that would cause it is refused).

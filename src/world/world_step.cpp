@@ -25,26 +25,15 @@ float millisecondsSince(Clock::time_point start) {
 }
 [[nodiscard]] inline float lengthOf(Vec2 v) noexcept { return std::sqrt(v.x * v.x + v.y * v.y); }
 
-// scale * g + inverseMass * force, each factor finite but the products possibly beyond a float:
-// taken in double and bounded far above anything the speed clamps let through. Equal to the float
-// expression whenever that one is exact-product plus zero (no force), as in most bodies.
-[[nodiscard]] float boundedAcceleration(float scale, float g, float inverseMass, float force) {
+// inverseMass * force (or torque) plus the gravity term, for a body with a force: the product may
+// be beyond a float (a light body, a huge force), so it is taken in double and bounded far above
+// anything the speed clamps let through.
+[[nodiscard]] float boundedAcceleration(float gravityTerm, float inverseMass, float force) {
     constexpr double kBound = 1e18;
-    const double a = double{scale} * double{g} + double{inverseMass} * double{force};
+    const double a = double{gravityTerm} + double{inverseMass} * double{force};
     return static_cast<float>(std::clamp(a, -kBound, kBound));
 }
 
-// Keeps a squared length finite for any finite velocity (a user may set 3e38 m/s; the solver
-// clamps it before anything moves).
-[[nodiscard]] inline Vec2 boundVelocity(Vec2 v) noexcept {
-    constexpr float kBound = 1e18f;
-    return {std::clamp(v.x, -kBound, kBound), std::clamp(v.y, -kBound, kBound)};
-}
-
-[[nodiscard]] inline bool isFinitePoint(const SolverPoint& p) noexcept {
-    return std::isfinite(p.normalImpulse) && std::isfinite(p.tangentImpulse) &&
-           std::isfinite(p.maxNormalImpulse);
-}
 } // namespace
 
 void WorldState::step(float dt) {
@@ -175,10 +164,7 @@ void WorldState::updateContacts(float dt) {
         }
         // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
         // at the surface instead of overlapping first.
-        // Each body moves at most maxTranslation per step, which also bounds a user's huge speed.
-        const Vec2 relative = bodyB.linearVelocity - bodyA.linearVelocity;
-        const float closing =
-            std::min(lengthOf(boundVelocity(relative)) * dt, 2.0f * def.maxTranslation);
+        const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
         Manifold manifold = collide(a, b, def.speculativeDistance + closing);
         const Manifold& old = contact.manifold;
         for (int i = 0; i < manifold.pointCount; ++i) {
@@ -233,11 +219,17 @@ void WorldState::solve(float dt) {
         motion.invMass = body.invMass;
         motion.invInertia = body.invInertia;
         if (body.type == BodyType::Dynamic) {
-            motion.linearAcceleration = {
-                boundedAcceleration(body.gravityScale, gravity.x, body.invMass, body.force.x),
-                boundedAcceleration(body.gravityScale, gravity.y, body.invMass, body.force.y)};
-            motion.angularAcceleration =
-                boundedAcceleration(0.0f, 0.0f, body.invInertia, body.torque);
+            // Gravity and gravity scales are bounded (types.hpp): only forces can overflow.
+            const Vec2 g = body.gravityScale * gravity;
+            if (body.force.x == 0.0f && body.force.y == 0.0f && body.torque == 0.0f) {
+                motion.linearAcceleration = g + body.invMass * body.force;
+                motion.angularAcceleration = 0.0f;
+            } else {
+                motion.linearAcceleration = {boundedAcceleration(g.x, body.invMass, body.force.x),
+                                             boundedAcceleration(g.y, body.invMass, body.force.y)};
+                motion.angularAcceleration =
+                    boundedAcceleration(0.0f, body.invInertia, body.torque);
+            }
             motion.linearDamping = body.linearDamping;
             motion.angularDamping = body.angularDamping;
         } else {
@@ -281,16 +273,13 @@ void WorldState::solve(float dt) {
     solveSoftStep(solverBodies, solverMotions, activeConstraints, settings, solverScratch);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.
-    for (ContactConstraint& constraint : activeConstraints) {
+    for (const ContactConstraint& constraint : activeConstraints) {
         Contact& contact = contacts[constraint.contact];
         Manifold& manifold = contact.manifold;
         float bestSpeed = 0.0f;
         int best = -1;
         for (int i = 0; i < constraint.pointCount; ++i) {
-            SolverPoint& p = constraint.points[i];
-            // Last resort (see World::step): a non-finite impulse is dropped, not warm-started.
-            if (!isFinitePoint(p)) [[unlikely]]
-                p.normalImpulse = p.tangentImpulse = p.maxNormalImpulse = p.approachVelocity = 0;
+            const SolverPoint& p = constraint.points[i];
             ManifoldPoint& mp = manifold.points[i];
             mp.normalImpulse = p.normalImpulse;
             mp.tangentImpulse = p.tangentImpulse;
@@ -313,9 +302,10 @@ void WorldState::solve(float dt) {
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
         SolverState& sb = solverBodies[i + 1];
-        const Vec2 center = body.center + sb.dp;
-        if (!isFinite(sb.v) || !std::isfinite(sb.w) || !isFinite(center) ||
-            !std::isfinite(body.angle + sb.dAngle)) [[unlikely]] {
+        // One test for all six: a NaN or infinity in any of them makes the sum non-finite, and
+        // finite ones are far too small (speeds are clamped) for the sum to overflow.
+        const float probe = sb.v.x + sb.v.y + sb.w + sb.dp.x + sb.dp.y + sb.dAngle;
+        if (!std::isfinite(probe)) [[unlikely]] {
             // Last resort (see World::step): the body stays where it was, at rest.
             body.linearVelocity = {};
             body.angularVelocity = 0.0f;
@@ -329,13 +319,26 @@ void WorldState::solve(float dt) {
         body.angularVelocity = sb.w;
         body.force = {};
         body.torque = 0.0f;
-        body.center = center;
+        body.center += sb.dp;
         if (sb.dAngle != 0.0f) {
             body.angle += sb.dAngle;
             body.rot = makeRot(body.angle);
         }
         body.position = body.center - rotate(body.rot, body.localCenter);
     }
+    // Last resort, continued: a body went non-finite only through a non-finite impulse of one
+    // of its contacts, which must not be warm-started next step.
+    if (stats.resetBodies > 0) [[unlikely]]
+        for (const ContactConstraint& constraint : activeConstraints) {
+            Manifold& manifold = contacts[constraint.contact].manifold;
+            for (int i = 0; i < manifold.pointCount; ++i) {
+                ManifoldPoint& mp = manifold.points[i];
+                if (!std::isfinite(mp.normalImpulse) || !std::isfinite(mp.tangentImpulse) ||
+                    !std::isfinite(mp.maxNormalImpulse) || !std::isfinite(mp.approachSpeed))
+                    mp.normalImpulse = mp.tangentImpulse = mp.maxNormalImpulse = mp.approachSpeed =
+                        0.0f;
+            }
+        }
     stats.solveMs = millisecondsSince(t);
 }
 

@@ -273,10 +273,15 @@ TEST_CASE("issue 12.3: a body with a tiny massive circle and a massless far one 
 
 TEST_CASE("issue 12.3: huge accepted speeds and gravity scales are clamped by the step") {
     World w = floorWorld(BroadPhaseType::SpatialHash);
+    expectRefused(w, "World::setGravity", "gravity", [&] { w.setGravity({0.0f, -3e38f}); });
     BodyDef d;
     d.type = BodyType::Dynamic;
     d.position = {0.0f, 5.0f};
     d.gravityScale = 3e38f;
+    expectRefused(w, "World::createBody", "def.gravityScale", [&] { (void)w.createBody(d); });
+    // The largest accepted gravity and scale together.
+    w.setGravity({kMaxGravity, -kMaxGravity});
+    d.gravityScale = -kMaxGravityScale;
     const BodyId heavy = w.createBody(d);
     (void)w.createCircle(heavy, {}, Circle{});
     const BodyId fast = createCircle(w, {5.0f, 5.0f}, 0.5f);
