@@ -161,6 +161,9 @@ struct WorldState {
     void updateContacts(float dt);
     void solve(float dt);
     void solveContinuous();
+    /// Whether a shape of the body, swept along this step's `translation` (the body is already at
+    /// the end), leaves the fat box its pairs were found with.
+    [[nodiscard]] bool pathLeavesFatBoxes(const Body& body, Vec2 translation) const noexcept;
     void updateBroadPhase(float dt);
     void sleepAndFinish(float dt);
 };

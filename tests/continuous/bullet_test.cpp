@@ -1,6 +1,7 @@
-// Continuous collision: a 0.1 m circle at 400 m/s does not pass a 0.1 m wall when it is a bullet
-// (and does pass it when it is not, which shows the test can fail); a bullet that touches a wall
-// is not pinned to it.
+// Continuous collision: a 0.1 m circle at 400 m/s does not pass a 0.1 m wall when it is a bullet;
+// nor, since a non-bullet whose path leaves its fat box is swept too (issue 12.6,
+// tests/world/fast_bodies_test), when it is not (this check failed before that fix). A bullet that
+// touches a wall is not pinned to it.
 #include <doctest/doctest.h>
 
 #include "rigid2d/testing.hpp"
@@ -34,7 +35,7 @@ float finalX(bool bullet, BroadPhaseType broadPhase) {
 
 TEST_CASE("a bullet circle at 400 m/s does not pass a 0.1 m wall") {
     CHECK(finalX(true, BroadPhaseType::BruteForce) <= 5.0f - 0.05f + 1e-3f);
-    CHECK(finalX(false, BroadPhaseType::BruteForce) > 5.1f);
+    CHECK(finalX(false, BroadPhaseType::BruteForce) <= 5.0f - 0.05f + 1e-3f);
 }
 
 TEST_CASE("a bullet resting against a wall slides down it under gravity, not pinned") {

@@ -190,7 +190,9 @@ TEST_CASE("new pairs by queries and by one findPairs are the same pairs") {
     const auto bySearch = run(1, queriesB, searchesB);
     CHECK(queriesA > 0);
     CHECK(searchesA == 0);
-    CHECK(queriesB < queriesA / 4); // what is left is the bullet's continuous sweep
+    // What is left are the continuous sweeps (the bullet's, and fast bodies' whose path left
+    // their fat box), made on both paths.
+    CHECK(queriesB < queriesA);
     CHECK(searchesB > 0);
     CHECK(byQueries.second > 0);
     CHECK(byQueries.second == bySearch.second);
