@@ -3,13 +3,32 @@
 namespace rigid2d::detail {
 
 namespace {
+// Gauss-Seidel moves a contact's impulse by about the lighter body's mass times the velocity error
+// per iteration: under a body a million times heavier, a light one would need a million
+// iterations to hold it, and the heavy body falls through. Within one contact the lighter body is
+// therefore given at least 1 / maxMassRatio of the heavier body's mass (its inverse mass and
+// inertia scaled alike). The light body then answers the contact as a heavier one would: it holds
+// and passes on the load; in a free collision the heavy body loses more speed than it would.
+void limitMassRatio(float maxRatio, float& mA, float& iA, float& mB, float& iB) {
+    if (maxRatio <= 0.0f || mA == 0.0f || mB == 0.0f) return;
+    if (mA > maxRatio * mB) {
+        const float scale = maxRatio * mB / mA;
+        mA *= scale;
+        iA *= scale;
+    } else if (mB > maxRatio * mA) {
+        const float scale = maxRatio * mA / mB;
+        mB *= scale;
+        iB *= scale;
+    }
+}
 } // namespace
 
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c) {
     const SolverState& a = context.bodies[c.bodyA];
     const SolverState& b = context.bodies[c.bodyB];
-    const float mA = context.motions[c.bodyA].invMass, iA = context.motions[c.bodyA].invInertia;
-    const float mB = context.motions[c.bodyB].invMass, iB = context.motions[c.bodyB].invInertia;
+    float mA = context.motions[c.bodyA].invMass, iA = context.motions[c.bodyA].invInertia;
+    float mB = context.motions[c.bodyB].invMass, iB = context.motions[c.bodyB].invInertia;
+    limitMassRatio(context.maxMassRatio, mA, iA, mB, iB);
     c.invMassA = mA;
     c.invInertiaA = iA;
     c.invMassB = mB;

@@ -14,6 +14,9 @@ struct PrepareContext {
     std::span<const SolverMotion> motions;
     Softness contact{};
     Softness stiff{}; ///< contacts against an immovable body: only one side gives way
+    /// Largest mass ratio of the two bodies as one contact sees them (see prepareConstraint);
+    /// 0 = off.
+    float maxMassRatio = 0.0f;
 };
 
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c);

@@ -202,7 +202,7 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
                              const SolverSettings& settings) {
     const SubstepSettings s = substepSettings(settings);
     const float push = settings.maxContactPushSpeed;
-    const PrepareContext context{bodies, motions, s.contact, s.stiff};
+    const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio};
     for (ContactConstraint& c : constraints) prepareConstraint(context, c);
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed,
@@ -231,7 +231,7 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
         scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
     colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
     // Each constraint is prepared as it is packed (one pass over the constraints).
-    const PrepareContext context{bodies, motions, s.contact, s.stiff};
+    const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio};
     const bool bouncy = packWideContacts(context, constraints, scratch.colouring, scratch.wide);
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();

@@ -73,6 +73,7 @@ struct SolverSettings {
     float restitutionThreshold = 1.0f;
     float maxLinearSpeed = 1e9f;  ///< maxTranslation / dt
     float maxAngularSpeed = 1e9f; ///< maxRotation / dt
+    float maxMassRatio = 0.0f;    ///< see PrepareContext
 };
 
 } // namespace rigid2d::detail

@@ -33,6 +33,8 @@ struct Body {
     float mass = 0.0f, invMass = 0.0f;
     float inertia = 0.0f, invInertia = 0.0f;
     float linearDamping = 0.0f, angularDamping = 0.0f, gravityScale = 1.0f;
+    /// m: the smallest radius or half extent of the body's shapes (continuous.cpp's filter).
+    float minExtent = 0.0f;
     bool fixedRotation = false;
     bool bullet = false;
     bool enableSleep = true;

@@ -121,6 +121,14 @@ MassData WorldState::massOf(const Body& body, const Shape* extra) const {
 }
 
 void WorldState::updateMass(Body& body) {
+    body.minExtent = kMaxShapeSize;
+    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
+        const Shape& shape = shapes[s];
+        body.minExtent =
+            std::min(body.minExtent, shape.type == ShapeType::Circle
+                                         ? shape.radius
+                                         : std::min(shape.halfExtents.x, shape.halfExtents.y));
+    }
     body.mass = body.invMass = body.inertia = body.invInertia = 0.0f;
     body.localCenter = {};
     if (body.type != BodyType::Dynamic) {

@@ -40,6 +40,10 @@ void checkWorldDef(const WorldDef& def) {
     positive(def.contactHertz, "def.contactHertz");
     nonNegative(def.contactDampingRatio, "def.contactDampingRatio");
     positive(def.maxContactPushSpeed, "def.maxContactPushSpeed");
+    require(isFinite(def.maxContactMassRatio) &&
+                (def.maxContactMassRatio == 0.0f || def.maxContactMassRatio >= 1.0f),
+            fn, "def.maxContactMassRatio", "must be 0 (off) or finite and >= 1",
+            def.maxContactMassRatio);
     nonNegative(def.restitutionThreshold, "def.restitutionThreshold");
     nonNegative(def.hitEventThreshold, "def.hitEventThreshold");
     nonNegative(def.aabbMargin, "def.aabbMargin");

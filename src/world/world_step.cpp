@@ -270,6 +270,7 @@ void WorldState::solve(float dt) {
     settings.restitutionThreshold = def.restitutionThreshold;
     settings.maxLinearSpeed = def.maxTranslation / dt;
     settings.maxAngularSpeed = def.maxRotation / dt;
+    settings.maxMassRatio = def.maxContactMassRatio;
     solveSoftStep(solverBodies, solverMotions, activeConstraints, settings, solverScratch);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.
