@@ -1,5 +1,5 @@
 #pragma once
-/// Scene files (../shared/bench/FORMAT.md, version 1): JSON descriptions of a world's settings and
+/// Scene files (demos/bench/FORMAT.md, version 1): JSON descriptions of a world's settings and
 /// bodies, shared with the peer engines so both run exactly the same work. Lives outside the core
 /// library so the core does not depend on a JSON library.
 

@@ -277,10 +277,10 @@ TEST_CASE("readSceneFile names an unreadable file") {
                          SceneFileError);
 }
 
-TEST_CASE("the shared public scenes parse") {
-    const std::filesystem::path dir = RIGID2D_SHARED_SCENES_DIR;
+TEST_CASE("the public benchmark scenes parse and write back unchanged") {
+    const std::filesystem::path dir = RIGID2D_BENCH_SCENES_DIR;
     if (!std::filesystem::is_directory(dir)) {
-        MESSAGE("no shared scenes beside the checkout at " << dir.string());
+        MESSAGE("no generated scenes at " << dir.string());
         return;
     }
     int parsed = 0;
