@@ -237,8 +237,8 @@ TEST_CASE("refusals of the document's own fields name the field") {
     CHECK(refusal(withHeader(R"("version": 1)")) == "scene.json: field 'format': is required");
     CHECK(refusal(withHeader(R"("format": "box2d", "version": 1)")) ==
           "scene.json: field 'format': must be \"rigid2d-scene\", got \"box2d\"");
-    CHECK(refusal(withHeader(R"("format": "rigid2d-scene", "version": 2)")) ==
-          "scene.json: field 'version': must be 1 (the only version this reader knows), got 2");
+    CHECK(refusal(withHeader(R"("format": "rigid2d-scene", "version": 3)")) ==
+          "scene.json: field 'version': must be 1 or 2 (the versions this reader knows), got 3");
     CHECK(refusal(withHeader(R"("format": "rigid2d-scene")")) ==
           "scene.json: field 'version': is required");
     const std::string ok = R"("format": "rigid2d-scene", "version": 1, )";
