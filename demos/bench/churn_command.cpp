@@ -1,4 +1,4 @@
-// rigid2d-bench churn: the broad-phase workload of shared/bench/BROADPHASE.md on one rigid2d
+// rigid2d-bench churn: the broad-phase workload of demos/bench/BROADPHASE.md on one rigid2d
 // broad phase, reported as the one JSON line the peers print (plus setup_ms and repeat).
 //
 //   setup (timed as setup_ms): insert every box, then one findPairs so the structure is built,

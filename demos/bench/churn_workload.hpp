@@ -1,5 +1,5 @@
 #pragma once
-// The broad-phase workload `churn` (shared/bench/BROADPHASE.md, version 1): N boxes drawn with
+// The broad-phase workload `churn` (demos/bench/BROADPHASE.md, version 1): N boxes drawn with
 // splitmix64 in double precision and rounded to float, moving and bouncing in [0, L]^2 in float
 // arithmetic. The arithmetic must match the peers' bit for bit, so the overlap totals agree.
 

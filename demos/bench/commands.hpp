@@ -5,9 +5,9 @@
 
 namespace rigid2d::bench {
 
-/// `churn`: the broad-phase workload of shared/bench/BROADPHASE.md.
+/// `churn`: the broad-phase workload of demos/bench/BROADPHASE.md.
 int runChurnCommand(int argc, char** argv);
-/// `scene`: a scene file of shared/bench/FORMAT.md, timed step by step.
+/// `scene`: a scene file of demos/bench/FORMAT.md, timed step by step.
 int runSceneCommand(int argc, char** argv);
 
 } // namespace rigid2d::bench

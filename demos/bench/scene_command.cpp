@@ -1,4 +1,4 @@
-// rigid2d-bench scene: runs a scene file of shared/bench/FORMAT.md and prints FORMAT.md's one-line
+// rigid2d-bench scene: runs a scene file of demos/bench/FORMAT.md and prints FORMAT.md's one-line
 // report, plus the mean time of each stage of the step, the setup time and the peak resident
 // memory. Only World::step is timed (not loading the file, building the world or writing the
 // final state).

@@ -1,5 +1,5 @@
 #pragma once
-/// JSON scene files (../shared/bench/FORMAT.md) as demo scenes, and running scenes saved as files.
+/// JSON scene files (demos/bench/FORMAT.md) as demo scenes, and running scenes saved as files.
 
 #include <filesystem>
 

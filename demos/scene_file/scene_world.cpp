@@ -24,9 +24,43 @@ float shapeArea(const ShapeDesc& shape) {
                                            : 4.0f * shape.halfExtents.x * shape.halfExtents.y;
 }
 
+// What this engine cannot build yet, as the reason for the refusal, or nullptr.
+const char* unsupported(const SceneDesc& scene, const BodyDesc& body, const ShapeDesc& shape) {
+    switch (shape.kind) {
+    case ShapeType::Circle: return nullptr;
+    case ShapeType::Polygon: return "polygon shapes are not supported by this engine yet";
+    case ShapeType::Capsule: return "capsule shapes are not supported by this engine yet";
+    case ShapeType::Segment: return "segment shapes are not supported by this engine yet";
+    case ShapeType::Box: break;
+    }
+    // Version 1's boxes stay axis-aligned; version 2's turn with their body.
+    if (scene.version == 1) return nullptr;
+    const bool turns = shape.angle != 0.0f || body.def.angle != 0.0f ||
+                       (body.def.type != BodyType::Static && !body.def.fixedRotation);
+    return turns ? "boxes that turn are not supported by this engine yet (only axis-aligned boxes "
+                   "on static or fixed_rotation bodies at angle 0)"
+                 : nullptr;
+}
+
+// Refuses, before anything is created, a scene that uses what the engine cannot build.
+void checkBuildable(const SceneDesc& scene) {
+    for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+        const BodyDesc& body = scene.bodies[b];
+        for (std::size_t s = 0; s < body.shapes.size(); ++s) {
+            if (const char* reason = unsupported(scene, body, body.shapes[s])) {
+                throw SceneFileError(scene.name + ": body " + std::to_string(b) + ": shapes[" +
+                                     std::to_string(s) + "]: " + reason);
+            }
+        }
+    }
+    if (!scene.joints.empty())
+        throw SceneFileError(scene.name + ": joint 0: joints are not supported by this engine yet");
+}
+
 } // namespace
 
 std::vector<BodyId> buildScene(const SceneDesc& scene, World& world) {
+    checkBuildable(scene);
     world.setGravity(scene.gravity);
     std::vector<BodyId> ids;
     ids.reserve(scene.bodies.size());
