@@ -87,8 +87,8 @@ public:
         std::snprintf(text, sizeof text,
                       "\"aabb_extension\": %g, \"aabb_multiplier\": %g, \"final_tree_height\": %d, "
                       "\"final_tree_area_ratio\": %.3f",
-                      double{b2_aabbExtension}, double{b2_aabbMultiplier}, m_broadPhase.GetTreeHeight(),
-                      double{m_broadPhase.GetTreeQuality()});
+                      double{b2_aabbExtension}, double{b2_aabbMultiplier},
+                      m_broadPhase.GetTreeHeight(), double{m_broadPhase.GetTreeQuality()});
         return text;
     }
 
@@ -97,8 +97,8 @@ public:
         m_pairs = std::make_unique<KnownPairs>(count);
         m_proxies.resize(count);
         for (std::size_t i = 0; i < count; ++i)
-            m_proxies[i] = m_broadPhase.CreateProxy(boundsOf(boxes, i),
-                                                    reinterpret_cast<void*>(static_cast<std::intptr_t>(i)));
+            m_proxies[i] = m_broadPhase.CreateProxy(
+                boundsOf(boxes, i), reinterpret_cast<void*>(static_cast<std::intptr_t>(i)));
         m_broadPhase.UpdatePairs(m_pairs.get()); // a world's first step does it; not a frame
     }
 
@@ -116,7 +116,8 @@ public:
                                                 m_proxies[static_cast<std::size_t>(b)]);
             },
             [&](std::int32_t a, std::int32_t b) {
-                return boxesOverlap(boxes, static_cast<std::size_t>(a), static_cast<std::size_t>(b));
+                return boxesOverlap(boxes, static_cast<std::size_t>(a),
+                                    static_cast<std::size_t>(b));
             },
             candidates, overlaps);
     }

@@ -18,8 +18,9 @@ Box2dFilters::Box2dFilters(const SceneDesc& scene) {
         for (int bit = 0; bit < 32; ++bit) {
             if ((used & (1u << bit)) == 0) continue;
             if (next == 16)
-                throw Unrepresentable("field 'filter.category': the scene uses more than 16 category "
-                                      "bits; Box2D 2.4 has 16");
+                throw Unrepresentable(
+                    "field 'filter.category': the scene uses more than 16 category "
+                    "bits; Box2D 2.4 has 16");
             m_bitTo[bit] = next++;
         }
     }
@@ -31,7 +32,8 @@ Box2dFilters::Box2dFilters(const SceneDesc& scene) {
         for (const std::int32_t group : groups) {
             const int number = group > 0 ? ++positive : -++negative;
             if (number > highest || number < lowest)
-                throw Unrepresentable("field 'filter.group': more groups than Box2D 2.4's int16 holds");
+                throw Unrepresentable(
+                    "field 'filter.group': more groups than Box2D 2.4's int16 holds");
             m_groupTo[group] = static_cast<std::int16_t>(number);
         }
     }
@@ -50,8 +52,8 @@ b2Filter Box2dFilters::map(const Filter& filter) const {
     out.categoryBits = bits(filter.categoryBits);
     out.maskBits = bits(filter.maskBits);
     const auto group = m_groupTo.find(filter.groupIndex);
-    out.groupIndex = group != m_groupTo.end() ? group->second
-                                              : static_cast<std::int16_t>(filter.groupIndex);
+    out.groupIndex =
+        group != m_groupTo.end() ? group->second : static_cast<std::int16_t>(filter.groupIndex);
     return out;
 }
 

@@ -21,7 +21,7 @@ public:
 
 private:
     [[nodiscard]] std::uint16_t bits(std::uint32_t scene) const;
-    std::map<int, int> m_bitTo;                   ///< scene bit -> Box2D bit, when remapped
+    std::map<int, int> m_bitTo;                     ///< scene bit -> Box2D bit, when remapped
     std::map<std::int32_t, std::int16_t> m_groupTo; ///< when renumbered
 };
 

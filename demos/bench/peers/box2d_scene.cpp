@@ -23,7 +23,8 @@ public:
     Box2dScene(const SceneDesc& scene, const SceneOptions& options)
         : m_world(toB2(scene.gravity)), m_options(options) {
         if (!options.index.empty() && options.index != "dynamic_tree")
-            throw UsageError("box2d has one broad phase, --index dynamic_tree; got '" + options.index + "'");
+            throw UsageError("box2d has one broad phase, --index dynamic_tree; got '" +
+                             options.index + "'");
         const bool sleep = options.sleep != "off";
         m_world.SetAllowSleeping(sleep);
         // Box2D's default: every dynamic body is swept against static ones, not only bullets.
@@ -40,7 +41,8 @@ public:
     std::string broadphase() const override { return "dynamic_tree"; }
 
     void step(double dt) override {
-        m_world.Step(static_cast<float>(dt), m_options.velocityIterations, m_options.positionIterations);
+        m_world.Step(static_cast<float>(dt), m_options.velocityIterations,
+                     m_options.positionIterations);
         m_inverseDt = dt > 0 ? static_cast<float>(1.0 / dt) : 0.0f;
     }
 
@@ -71,7 +73,8 @@ public:
 
     int awakeDynamicBodies() const override {
         int awake = 0;
-        for (const b2Body* body : m_bodies) awake += body->GetType() == b2_dynamicBody && body->IsAwake();
+        for (const b2Body* body : m_bodies)
+            awake += body->GetType() == b2_dynamicBody && body->IsAwake();
         return awake;
     }
 
@@ -81,7 +84,8 @@ public:
                       "\"velocity_iterations\": %d, \"position_iterations\": %d, \"sleep\": %s, "
                       "\"continuous\": %s",
                       m_options.velocityIterations, m_options.positionIterations,
-                      m_options.sleep != "off" ? "true" : "false", m_options.continuous ? "true" : "false");
+                      m_options.sleep != "off" ? "true" : "false",
+                      m_options.continuous ? "true" : "false");
         return text + m_notes.json();
     }
 
@@ -122,7 +126,8 @@ private:
         if (desc.def.type == BodyType::Dynamic && needsExactMass(desc)) {
             const MassData exact = exactMass(desc);
             if (exact.mass > 0.0f) {
-                m_notes.map("bodies with a capsule or rounded polygon: exact mass data (SetMassData)");
+                m_notes.map(
+                    "bodies with a capsule or rounded polygon: exact mass data (SetMassData)");
                 b2MassData data;
                 data.mass = exact.mass;
                 data.center = toB2(exact.center);
@@ -172,7 +177,8 @@ private:
 
     // Box2D 2.4 has no rounded polygon (only its fixed 0.01 m skin): "grown" moves every face out
     // by the radius (the rounded polygon's faces, sharp corners), "core" leaves the radius out.
-    void setPolygon(b2PolygonShape& polygon, const ShapeDesc& shape, std::size_t body, std::size_t index) {
+    void setPolygon(b2PolygonShape& polygon, const ShapeDesc& shape, std::size_t body,
+                    std::size_t index) {
         const std::size_t n = shape.vertices.size();
         const bool grow = shape.radius > 0.0f && m_options.rounded == "grown";
         b2Vec2 points[b2_maxPolygonVertices];
@@ -181,7 +187,8 @@ private:
             if (grow) {
                 // The corner moves along the sum of its two edges' outward normals, by
                 // radius / (1 + n1 . n2), so each face moves out by exactly the radius.
-                const Vec2 before = shape.vertices[(i + n - 1) % n], after = shape.vertices[(i + 1) % n];
+                const Vec2 before = shape.vertices[(i + n - 1) % n],
+                           after = shape.vertices[(i + 1) % n];
                 const double ex = x - double{before.x}, ey = y - double{before.y};
                 const double fx = double{after.x} - x, fy = double{after.y} - y;
                 const double e = std::hypot(ex, ey), f = std::hypot(fx, fy);
@@ -201,12 +208,14 @@ private:
         for (std::size_t i = 0; i < n; ++i) {
             bool weld = false;
             for (std::size_t j = 0; j < i; ++j)
-                weld = weld || b2DistanceSquared(points[i], points[j]) < 0.25f * b2_linearSlop * b2_linearSlop;
+                weld = weld || b2DistanceSquared(points[i], points[j]) <
+                                   0.25f * b2_linearSlop * b2_linearSlop;
             distinct += weld ? 0 : 1;
         }
         if (distinct < 3)
-            throw Unrepresentable("body " + std::to_string(body) + ": field 'shapes[" + std::to_string(index) +
-                                  "].vertices': Box2D 2.4 welds points closer than 0.0025 m, fewer than 3 remain");
+            throw Unrepresentable(
+                "body " + std::to_string(body) + ": field 'shapes[" + std::to_string(index) +
+                "].vertices': Box2D 2.4 welds points closer than 0.0025 m, fewer than 3 remain");
         polygon.Set(points, static_cast<int32>(n));
     }
 
@@ -311,7 +320,8 @@ std::vector<b2Joint*> Box2dScene::makeJoint(const JointDesc& joint) {
             m_notes.approximate("prismatic spring: a wheel joint on the same anchor and axis");
             b2WheelJointDef wheel;
             wheel.Initialize(a, b, anchor, axis);
-            b2LinearStiffness(wheel.stiffness, wheel.damping, joint.hertz, joint.dampingRatio, a, b);
+            b2LinearStiffness(wheel.stiffness, wheel.damping, joint.hertz, joint.dampingRatio, a,
+                              b);
             add(wheel);
         }
         break;
@@ -320,7 +330,8 @@ std::vector<b2Joint*> Box2dScene::makeJoint(const JointDesc& joint) {
         b2WeldJointDef def;
         def.Initialize(a, b, anchor);
         if (joint.angularHertz > 0.0f)
-            b2AngularStiffness(def.stiffness, def.damping, joint.angularHertz, joint.angularDampingRatio, a, b);
+            b2AngularStiffness(def.stiffness, def.damping, joint.angularHertz,
+                               joint.angularDampingRatio, a, b);
         if (joint.linearHertz > 0.0f)
             m_notes.approximate("weld linear_hertz: rigid (2.4's weld is soft only in rotation)");
         add(def);

@@ -16,7 +16,8 @@ public:
                std::uint64_t& overlaps) override {
         const auto count = static_cast<std::size_t>(boxes.count());
         for (std::size_t a = 0; a < count; ++a)
-            for (std::size_t b = a + 1; b < count; ++b) overlaps += boxesOverlap(boxes, a, b) ? 1u : 0u;
+            for (std::size_t b = a + 1; b < count; ++b)
+                overlaps += boxesOverlap(boxes, a, b) ? 1u : 0u;
         candidates += count * (count - 1) / 2;
     }
 };

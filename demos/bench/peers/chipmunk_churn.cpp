@@ -94,8 +94,10 @@ public:
             if (m_options.velocityFunc) cpBBTreeSetVelocityFunc(m_index, velocityOf);
         } else if (m_options.index == "spatial_hash") {
             std::vector<float> sizes(count);
-            for (std::size_t i = 0; i < count; ++i) sizes[i] = std::max(boxes.halfX(i), boxes.halfY(i));
-            std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(count / 2), sizes.end());
+            for (std::size_t i = 0; i < count; ++i)
+                sizes[i] = std::max(boxes.halfX(i), boxes.halfY(i));
+            std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(count / 2),
+                             sizes.end());
             m_hashDim = m_options.hashDim > 0 ? m_options.hashDim : 2.0 * double{sizes[count / 2]};
             m_hashCells = m_options.hashCells > 0 ? m_options.hashCells : 2LL * boxes.count();
             m_index = cpSpaceHashNew(m_hashDim, static_cast<int>(m_hashCells), boundsOf, nullptr);
@@ -106,7 +108,8 @@ public:
             cpSpatialIndexInsert(m_index, objectOf(i), static_cast<cpHashValue>(i));
     }
 
-    void frame(const bench::ChurnBoxes&, std::uint64_t& candidates, std::uint64_t& overlaps) override {
+    void frame(const bench::ChurnBoxes&, std::uint64_t& candidates,
+               std::uint64_t& overlaps) override {
         Tally tally;
         cpSpatialIndexReindexQuery(m_index, countPair, &tally);
         candidates += tally.candidates;

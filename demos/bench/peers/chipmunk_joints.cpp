@@ -15,8 +15,8 @@
 #include "chipmunk_scene.hpp"
 
 // Declared in chipmunk_private.h (C only): initialises a constraint of a custom class.
-extern "C" void cpConstraintInit(cpConstraint* constraint, const cpConstraintClass* klass, cpBody* a,
-                                 cpBody* b);
+extern "C" void cpConstraintInit(cpConstraint* constraint, const cpConstraintClass* klass,
+                                 cpBody* a, cpBody* b);
 
 namespace rigid2d::peers {
 
@@ -58,15 +58,19 @@ void motorPreStep(cpConstraint* c, cpFloat) {
     const cpVect d = cpvsub(cpvadd(b->p, m->r2), cpvadd(a->p, m->r1));
     m->armA = cpvcross(cpvadd(d, m->r1), m->n);
     m->armB = cpvcross(m->r2, m->n);
-    const cpFloat k = a->m_inv + b->m_inv + a->i_inv * m->armA * m->armA + b->i_inv * m->armB * m->armB;
+    const cpFloat k =
+        a->m_inv + b->m_inv + a->i_inv * m->armA * m->armA + b->i_inv * m->armB * m->armB;
     m->mass = k > 0 ? 1.0 / k : 0.0;
 }
 
-void motorApplyCached(cpConstraint* c, cpFloat dtCoef) { applyMotor(asMotor(c), asMotor(c)->impulse * dtCoef); }
+void motorApplyCached(cpConstraint* c, cpFloat dtCoef) {
+    applyMotor(asMotor(c), asMotor(c)->impulse * dtCoef);
+}
 
 void motorApplyImpulse(cpConstraint* c, cpFloat dt) {
     LinearMotor* m = asMotor(c);
-    const cpFloat speed = cpvdot(m->n, cpvsub(c->b->v, c->a->v)) + m->armB * c->b->w - m->armA * c->a->w;
+    const cpFloat speed =
+        cpvdot(m->n, cpvsub(c->b->v, c->a->v)) + m->armB * c->b->w - m->armA * c->a->w;
     const cpFloat limit = c->maxForce * dt;
     const cpFloat before = m->impulse;
     m->impulse = cpfclamp(before + m->mass * (m->speed - speed), -limit, limit);
@@ -75,7 +79,8 @@ void motorApplyImpulse(cpConstraint* c, cpFloat dt) {
 
 cpFloat motorImpulse(cpConstraint* c) { return cpfabs(asMotor(c)->impulse); }
 
-const cpConstraintClass kLinearMotorClass = {motorPreStep, motorApplyCached, motorApplyImpulse, motorImpulse};
+const cpConstraintClass kLinearMotorClass = {motorPreStep, motorApplyCached, motorApplyImpulse,
+                                             motorImpulse};
 
 // Stiffness and damping of a spring of `hertz` and `ratio` on an effective mass (or moment).
 void springConstants(double mass, double hertz, double ratio, double& k, double& c) {
@@ -100,7 +105,9 @@ JointPieces makeChipmunkJoint(cpSpace* space, cpBody* a, cpBody* b, const JointD
         cpSpaceAddConstraint(space, c);
         pieces.emplace_back(kind, c);
     };
-    const auto local = [](cpBody* body, double x, double y) { return cpBodyWorldToLocal(body, cpv(x, y)); };
+    const auto local = [](cpBody* body, double x, double y) {
+        return cpBodyWorldToLocal(body, cpv(x, y));
+    };
     const double ax = joint.anchorA.x, ay = joint.anchorA.y, dx = joint.axis.x, dy = joint.axis.y;
     const double lower = joint.lower, upper = joint.upper;
     const double reference = cpBodyGetAngle(b) - cpBodyGetAngle(a); // the starting angle difference
@@ -111,14 +118,17 @@ JointPieces makeChipmunkJoint(cpSpace* space, cpBody* a, cpBody* b, const JointD
     const double inertiaEff = rotary ? 1.0 / inverseInertia : 0.0;
     double k = 0, c = 0;
     const auto axialSpring = [&] {
-        notes.approximate("prismatic/wheel spring: a damped spring along the axis (explicit force)");
+        notes.approximate(
+            "prismatic/wheel spring: a damped spring along the axis (explicit force)");
         springConstants(massEff, joint.hertz, joint.dampingRatio, k, c);
-        add(Piece::Spring, cpDampedSpringNew(a, b, local(a, ax - kSpringArm * dx, ay - kSpringArm * dy),
-                                             local(b, ax, ay), kSpringArm, k, c));
+        add(Piece::Spring,
+            cpDampedSpringNew(a, b, local(a, ax - kSpringArm * dx, ay - kSpringArm * dy),
+                              local(b, ax, ay), kSpringArm, k, c));
     };
     const auto groove = [&](double lo, double hi) {
-        add(Piece::Groove, cpGrooveJointNew(a, b, local(a, ax + lo * dx, ay + lo * dy),
-                                            local(a, ax + hi * dx, ay + hi * dy), local(b, ax, ay)));
+        add(Piece::Groove,
+            cpGrooveJointNew(a, b, local(a, ax + lo * dx, ay + lo * dy),
+                             local(a, ax + hi * dx, ay + hi * dy), local(b, ax, ay)));
     };
     const auto rotaryMotor = [&] {
         // cpSimpleMotor drives wA - wB to its rate; the scene's motor speed is wB - wA.
@@ -162,7 +172,8 @@ JointPieces makeChipmunkJoint(cpSpace* space, cpBody* a, cpBody* b, const JointD
             add(Piece::Pivot, cpPivotJointNew2(a, b, local(a, ax + lower * dx, ay + lower * dy),
                                                local(b, ax, ay)));
         } else {
-            groove(joint.enableLimit ? lower : -kGrooveReach, joint.enableLimit ? upper : kGrooveReach);
+            groove(joint.enableLimit ? lower : -kGrooveReach,
+                   joint.enableLimit ? upper : kGrooveReach);
         }
         if (rotary) add(Piece::Gear, cpGearJointNew(a, b, reference, 1.0));
         if (joint.enableMotor) {
@@ -224,7 +235,9 @@ JointState chipmunkReaction(const JointPieces& pieces, double dt) {
             force = cpvadd(force, cpvmult(spring->n, spring->jAcc));
             break;
         }
-        case Piece::LinearMotor: force = cpvadd(force, cpvmult(asMotor(c)->n, asMotor(c)->impulse)); break;
+        case Piece::LinearMotor:
+            force = cpvadd(force, cpvmult(asMotor(c)->n, asMotor(c)->impulse));
+            break;
         case Piece::Gear: torque += reinterpret_cast<cpGearJoint*>(c)->jAcc; break;
         case Piece::RotaryLimit: torque += reinterpret_cast<cpRotaryLimitJoint*>(c)->jAcc; break;
         case Piece::Motor: torque += reinterpret_cast<cpSimpleMotor*>(c)->jAcc; break;

@@ -37,20 +37,24 @@ cpBool box2dFilter(cpArbiter* arbiter, cpSpace*, cpDataPointer) {
     CP_ARBITER_GET_SHAPES(arbiter, a, b);
     const auto* fa = static_cast<const Filter*>(cpShapeGetUserData(a));
     const auto* fb = static_cast<const Filter*>(cpShapeGetUserData(b));
-    if (fa == nullptr || fb == nullptr || (fa->groupIndex <= 0 && fb->groupIndex <= 0)) return cpTrue;
+    if (fa == nullptr || fb == nullptr || (fa->groupIndex <= 0 && fb->groupIndex <= 0))
+        return cpTrue;
     if (fa->groupIndex == fb->groupIndex) return cpTrue;
     return (fa->categoryBits & fb->maskBits) != 0 && (fb->categoryBits & fa->maskBits) != 0;
 }
 
 void copyInto(void* shape, void* index) {
-    cpSpatialIndexInsert(static_cast<cpSpatialIndex*>(index), shape, static_cast<cpShape*>(shape)->hashid);
+    cpSpatialIndexInsert(static_cast<cpSpatialIndex*>(index), shape,
+                         static_cast<cpShape*>(shape)->hashid);
 }
 
 // Chipmunk has no cpSpaceUseSweep1D: this does for cpSweep1D what cpSpaceUseSpatialHash does for
 // the hash, two new indexes holding the same shapes.
 void useSweep1d(cpSpace* space) {
-    cpSpatialIndex* fixed = cpSweep1DNew(reinterpret_cast<cpSpatialIndexBBFunc>(cpShapeGetBB), nullptr);
-    cpSpatialIndex* moving = cpSweep1DNew(reinterpret_cast<cpSpatialIndexBBFunc>(cpShapeGetBB), fixed);
+    cpSpatialIndex* fixed =
+        cpSweep1DNew(reinterpret_cast<cpSpatialIndexBBFunc>(cpShapeGetBB), nullptr);
+    cpSpatialIndex* moving =
+        cpSweep1DNew(reinterpret_cast<cpSpatialIndexBBFunc>(cpShapeGetBB), fixed);
     cpSpatialIndexEach(space->staticShapes, copyInto, fixed);
     cpSpatialIndexEach(space->dynamicShapes, copyInto, moving);
     cpSpatialIndexFree(space->staticShapes);
@@ -69,7 +73,8 @@ void updateVelocity(cpBody* body, cpVect gravity, cpFloat damping, cpFloat dt) {
     const auto* extra = static_cast<const BodyExtra*>(cpBodyGetUserData(body));
     cpBodyUpdateVelocity(body, cpvmult(gravity, extra->gravityScale), damping, dt);
     // Box2D's damping: v *= 1 / (1 + h c).
-    if (extra->linearDamping > 0) body->v = cpvmult(body->v, 1.0 / (1.0 + dt * extra->linearDamping));
+    if (extra->linearDamping > 0)
+        body->v = cpvmult(body->v, 1.0 / (1.0 + dt * extra->linearDamping));
     if (extra->angularDamping > 0) body->w *= 1.0 / (1.0 + dt * extra->angularDamping);
     if (extra->keepAwake) body->sleeping.idleTime = 0.0; // its component never falls asleep
 }
@@ -93,11 +98,12 @@ double shapeSize(const ShapeDesc& shape) {
         rounding = 0.0;
         break;
     }
-    const auto [minX, maxX] = std::minmax_element(points.begin(), points.end(),
-                                                  [](Vec2 a, Vec2 b) { return a.x < b.x; });
-    const auto [minY, maxY] = std::minmax_element(points.begin(), points.end(),
-                                                  [](Vec2 a, Vec2 b) { return a.y < b.y; });
-    return 0.5 * std::max(double{maxX->x} - double{minX->x}, double{maxY->y} - double{minY->y}) + rounding;
+    const auto [minX, maxX] =
+        std::minmax_element(points.begin(), points.end(), [](Vec2 a, Vec2 b) { return a.x < b.x; });
+    const auto [minY, maxY] =
+        std::minmax_element(points.begin(), points.end(), [](Vec2 a, Vec2 b) { return a.y < b.y; });
+    return 0.5 * std::max(double{maxX->x} - double{minX->x}, double{maxY->y} - double{minY->y}) +
+           rounding;
 }
 
 // The hash's default cell: twice the median shape size.
@@ -106,7 +112,8 @@ double medianCellSize(const SceneDesc& scene) {
     for (const BodyDesc& body : scene.bodies)
         for (const ShapeDesc& shape : body.shapes) sizes.push_back(shapeSize(shape));
     if (sizes.empty()) return 1.0;
-    std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
+    std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2),
+                     sizes.end());
     return std::max(2.0 * sizes[sizes.size() / 2], 1e-3);
 }
 
@@ -115,7 +122,8 @@ public:
     ChipmunkScene(const SceneDesc& scene, const SceneOptions& options) : m_options(options) {
         m_index = options.index.empty() ? "bbtree" : options.index;
         if (m_index != "bbtree" && m_index != "spatial_hash" && m_index != "sweep1d")
-            throw UsageError("chipmunk --index must be bbtree, spatial_hash or sweep1d; got '" + m_index + "'");
+            throw UsageError("chipmunk --index must be bbtree, spatial_hash or sweep1d; got '" +
+                             m_index + "'");
         if (options.mix != "native" && options.mix != "box2d")
             throw UsageError("--mix must be native or box2d; got '" + options.mix + "'");
         // Debian's Chipmunk is built without NDEBUG and printf()s a banner on its first space:
@@ -134,21 +142,25 @@ public:
         if (options.slop >= 0) cpSpaceSetCollisionSlop(m_space, options.slop);
         m_sleeping = options.sleep == "on";
         if (m_sleeping) cpSpaceSetSleepTimeThreshold(m_space, 0.5); // Box2D's time to sleep
-        if (options.mix == "box2d") cpSpaceAddDefaultCollisionHandler(m_space)->preSolveFunc = mixLikeBox2d;
+        if (options.mix == "box2d")
+            cpSpaceAddDefaultCollisionHandler(m_space)->preSolveFunc = mixLikeBox2d;
         m_openGroups = needsBox2dGroups(scene);
         if (m_openGroups) {
             cpSpaceAddDefaultCollisionHandler(m_space)->beginFunc = box2dFilter;
-            m_notes.map("positive filter groups: open filter and a begin handler with Box2D's rule");
+            m_notes.map(
+                "positive filter groups: open filter and a begin handler with Box2D's rule");
         }
         for (const BodyDesc& body : scene.bodies) m_bodies.push_back(makeBody(scene, body));
         for (const JointDesc& joint : scene.joints)
-            m_joints.push_back(makeChipmunkJoint(m_space, m_bodies[static_cast<std::size_t>(joint.bodyA)],
-                                                 m_bodies[static_cast<std::size_t>(joint.bodyB)], joint, m_notes));
+            m_joints.push_back(
+                makeChipmunkJoint(m_space, m_bodies[static_cast<std::size_t>(joint.bodyA)],
+                                  m_bodies[static_cast<std::size_t>(joint.bodyB)], joint, m_notes));
         startAsleep(scene);
         if (m_index == "spatial_hash") {
             m_hashDim = options.hashDim > 0 ? options.hashDim : medianCellSize(scene);
-            m_hashCells = options.hashCells > 0 ? options.hashCells
-                                                : std::max(1LL, 2LL * static_cast<long long>(scene.bodies.size()));
+            m_hashCells = options.hashCells > 0
+                              ? options.hashCells
+                              : std::max(1LL, 2LL * static_cast<long long>(scene.bodies.size()));
             cpSpaceUseSpatialHash(m_space, m_hashDim, static_cast<int>(m_hashCells));
         } else if (m_index == "sweep1d") {
             useSweep1d(m_space);
@@ -185,7 +197,8 @@ public:
 
     std::vector<JointState> joints() const override {
         std::vector<JointState> out;
-        for (const JointPieces& pieces : m_joints) out.push_back(chipmunkReaction(pieces, m_lastDt));
+        for (const JointPieces& pieces : m_joints)
+            out.push_back(chipmunkReaction(pieces, m_lastDt));
         return out;
     }
 
@@ -198,10 +211,11 @@ public:
 
     std::string settingsJson() const override {
         char text[300];
-        const int used = std::snprintf(text, sizeof text,
-                                       "\"iterations\": %d, \"collision_slop\": %g, \"sleep\": %s, \"mix\": \"%s\"",
-                                       m_options.iterations, cpSpaceGetCollisionSlop(m_space),
-                                       m_sleeping ? "true" : "false", m_options.mix.c_str());
+        const int used = std::snprintf(
+            text, sizeof text,
+            "\"iterations\": %d, \"collision_slop\": %g, \"sleep\": %s, \"mix\": \"%s\"",
+            m_options.iterations, cpSpaceGetCollisionSlop(m_space), m_sleeping ? "true" : "false",
+            m_options.mix.c_str());
         if (m_index == "spatial_hash")
             std::snprintf(text + used, sizeof text - static_cast<std::size_t>(used),
                           ", \"hash_dim\": %g, \"hash_cells\": %lld", m_hashDim, m_hashCells);
@@ -234,17 +248,19 @@ private:
                 return cpBoxShapeNew2(body, cpBBNew(cx - hx, cy - hy, cx + hx, cy + hy), 0.0);
             }
             const cpVect corners[4] = {cpv(-hx, -hy), cpv(hx, -hy), cpv(hx, hy), cpv(-hx, hy)};
-            return cpPolyShapeNew(body, 4, corners, cpTransformRigid(toCp(shape.center), shape.angle), 0.0);
+            return cpPolyShapeNew(body, 4, corners,
+                                  cpTransformRigid(toCp(shape.center), shape.angle), 0.0);
         }
         case ShapeType::Polygon: {
             std::vector<cpVect> points;
             for (const Vec2 v : shape.vertices) points.push_back(toCp(v));
-            return cpPolyShapeNew(body, static_cast<int>(points.size()), points.data(), cpTransformIdentity,
-                                  shape.radius);
+            return cpPolyShapeNew(body, static_cast<int>(points.size()), points.data(),
+                                  cpTransformIdentity, shape.radius);
         }
         case ShapeType::Capsule: // Chipmunk's capsule is a segment with a radius
             return cpSegmentShapeNew(body, toCp(shape.point1), toCp(shape.point2), shape.radius);
-        case ShapeType::Segment: return cpSegmentShapeNew(body, toCp(shape.point1), toCp(shape.point2), 0.0);
+        case ShapeType::Segment:
+            return cpSegmentShapeNew(body, toCp(shape.point1), toCp(shape.point2), 0.0);
         }
         return nullptr;
     }
@@ -254,7 +270,8 @@ private:
             cpShapeSetFilter(shape, CP_SHAPE_FILTER_ALL);
         } else {
             // Box2D's negative group g is Chipmunk's group -g: the same group never collides.
-            const auto group = filter.groupIndex < 0 ? static_cast<cpGroup>(-std::int64_t{filter.groupIndex}) : 0;
+            const auto group =
+                filter.groupIndex < 0 ? static_cast<cpGroup>(-std::int64_t{filter.groupIndex}) : 0;
             cpShapeSetFilter(shape, cpShapeFilterNew(group, filter.categoryBits, filter.maskBits));
         }
         if (m_openGroups) {
@@ -285,7 +302,8 @@ private:
         if (dynamic) finishDynamic(scene, desc, body);
         if (desc.def.type != BodyType::Static) {
             cpBodySetVelocity(body, toCp(desc.def.linearVelocity));
-            cpBodySetAngularVelocity(body, hasFixedRotation(scene, desc) ? 0.0 : double{desc.def.angularVelocity});
+            cpBodySetAngularVelocity(
+                body, hasFixedRotation(scene, desc) ? 0.0 : double{desc.def.angularVelocity});
         }
         return body;
     }
@@ -310,9 +328,10 @@ private:
             cpBodySetMoment(body, 1.0);
         }
         const bool keepAwake = m_sleeping && !desc.def.enableSleep;
-        if (desc.def.gravityScale != 1.0f || desc.def.linearDamping > 0.0f || desc.def.angularDamping > 0.0f ||
-            keepAwake) {
-            m_extras.push_back({desc.def.gravityScale, desc.def.linearDamping, desc.def.angularDamping, keepAwake});
+        if (desc.def.gravityScale != 1.0f || desc.def.linearDamping > 0.0f ||
+            desc.def.angularDamping > 0.0f || keepAwake) {
+            m_extras.push_back({desc.def.gravityScale, desc.def.linearDamping,
+                                desc.def.angularDamping, keepAwake});
             cpBodySetUserData(body, &m_extras.back());
             cpBodySetVelocityUpdateFunc(body, updateVelocity);
         }
@@ -331,9 +350,11 @@ private:
         };
         std::vector<bool> asleep(n);
         for (std::size_t i = 0; i < n; ++i)
-            asleep[i] = scene.bodies[i].def.type != BodyType::Dynamic || !scene.bodies[i].def.isAwake;
+            asleep[i] =
+                scene.bodies[i].def.type != BodyType::Dynamic || !scene.bodies[i].def.isAwake;
         for (const JointDesc& joint : scene.joints) {
-            const auto a = static_cast<std::size_t>(joint.bodyA), b = static_cast<std::size_t>(joint.bodyB);
+            const auto a = static_cast<std::size_t>(joint.bodyA),
+                       b = static_cast<std::size_t>(joint.bodyB);
             const BodyType ta = scene.bodies[a].def.type, tb = scene.bodies[b].def.type;
             if (ta == BodyType::Static || tb == BodyType::Static) continue;
             if (ta == BodyType::Kinematic) asleep[b] = false;
@@ -341,7 +362,8 @@ private:
             parent[root(a)] = root(b);
         }
         std::vector<bool> componentAsleep(n, true);
-        for (std::size_t i = 0; i < n; ++i) componentAsleep[root(i)] = componentAsleep[root(i)] && asleep[i];
+        for (std::size_t i = 0; i < n; ++i)
+            componentAsleep[root(i)] = componentAsleep[root(i)] && asleep[i];
         std::vector<cpBody*> first(n, nullptr);
         for (std::size_t i = 0; i < n; ++i) {
             const BodyDesc& body = scene.bodies[i];
@@ -352,7 +374,8 @@ private:
             }
             const std::size_t r = root(i);
             if (!componentAsleep[r]) {
-                m_notes.approximate("awake false: awake where a joint links the body to an awake one");
+                m_notes.approximate(
+                    "awake false: awake where a joint links the body to an awake one");
                 continue;
             }
             if (first[r] != nullptr) {

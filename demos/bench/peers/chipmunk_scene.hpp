@@ -12,7 +12,18 @@ namespace rigid2d::peers {
 
 /// A scene joint becomes several Chipmunk constraints; each piece keeps its kind so the joint's
 /// reaction can be summed from the right accumulated impulse.
-enum class Piece { Pivot, Groove, Pin, Slide, Spring, RotarySpring, RotaryLimit, Gear, Motor, LinearMotor };
+enum class Piece {
+    Pivot,
+    Groove,
+    Pin,
+    Slide,
+    Spring,
+    RotarySpring,
+    RotaryLimit,
+    Gear,
+    Motor,
+    LinearMotor
+};
 using JointPieces = std::vector<std::pair<Piece, cpConstraint*>>;
 
 /// Builds `joint` between `a` and `b` into `space`; notes what it approximates or maps.

@@ -49,7 +49,9 @@ MassData exactMass(const BodyDesc& body) {
     for (const ShapeDesc& s : body.shapes) {
         MassData part;
         switch (s.kind) {
-        case ShapeType::Circle: part = computeMass(Circle{s.center, s.radius}, s.def.density); break;
+        case ShapeType::Circle:
+            part = computeMass(Circle{s.center, s.radius}, s.def.density);
+            break;
         case ShapeType::Box:
             part = computeMass(makeBox(s.halfExtents, s.center, s.angle), s.def.density);
             break;

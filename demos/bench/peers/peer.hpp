@@ -31,11 +31,11 @@ struct Unrepresentable : std::runtime_error {
 };
 
 struct SceneOptions {
-    std::string index;             ///< chipmunk: bbtree | spatial_hash | sweep1d; box2d: dynamic_tree
-    int velocityIterations = 8;    ///< box2d
-    int positionIterations = 3;    ///< box2d
-    bool continuous = true;        ///< box2d: continuous collision, Box2D's default
-    int iterations = 10;           ///< chipmunk
+    std::string index;          ///< chipmunk: bbtree | spatial_hash | sweep1d; box2d: dynamic_tree
+    int velocityIterations = 8; ///< box2d
+    int positionIterations = 3; ///< box2d
+    bool continuous = true;     ///< box2d: continuous collision, Box2D's default
+    int iterations = 10;        ///< chipmunk
     std::string sleep = "default"; ///< default (box2d on, chipmunk off) | on | off
     double slop = -1;              ///< chipmunk collision slop; < 0: the library's 0.1
     std::string mix = "native";    ///< chipmunk: native (products) | box2d (sqrt, max)

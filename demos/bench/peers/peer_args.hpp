@@ -26,8 +26,8 @@ public:
         errno = 0;
         const long long x = std::strtoll(text.c_str(), &end, 10);
         if (text.empty() || *end != '\0' || errno != 0 || x < lo || x > hi)
-            throw UsageError(flag + " needs an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                             "], got '" + text + "'");
+            throw UsageError(flag + " needs an integer in [" + std::to_string(lo) + ", " +
+                             std::to_string(hi) + "], got '" + text + "'");
         return x;
     }
     double number(const std::string& flag, double lo, double hi) {
@@ -35,8 +35,8 @@ public:
         char* end = nullptr;
         const double x = std::strtod(text.c_str(), &end);
         if (text.empty() || *end != '\0' || !std::isfinite(x) || x < lo || x > hi)
-            throw UsageError(flag + " needs a number in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                             "], got '" + text + "'");
+            throw UsageError(flag + " needs a number in [" + std::to_string(lo) + ", " +
+                             std::to_string(hi) + "], got '" + text + "'");
         return x;
     }
     std::string oneOf(const std::string& flag, std::initializer_list<const char*> choices) {

@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include "../timing.hpp"
 #include "peer.hpp"
 #include "peer_args.hpp"
-#include "../timing.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::peers;
@@ -29,7 +29,8 @@ constexpr const char* kUsage =
     "  --time-limit SEC    stop after the frame that passes SEC seconds; the report then says\n"
     "                      \"truncated\": true\n";
 
-std::unique_ptr<ChurnIndex> makeIndex(const std::string& engine, const ChurnOptions& options, long long count) {
+std::unique_ptr<ChurnIndex> makeIndex(const std::string& engine, const ChurnOptions& options,
+                                      long long count) {
     if (engine == "box2d") {
         if (!options.index.empty() && options.index != "dynamic_tree")
             throw UsageError("box2d has one broad phase, --index dynamic_tree");
@@ -38,11 +39,13 @@ std::unique_ptr<ChurnIndex> makeIndex(const std::string& engine, const ChurnOpti
     if (engine == "chipmunk") return makeChipmunkChurn(options);
     if (engine == "brute") {
         if (count > 20000) throw UsageError("brute is O(N^2) per frame: only for --n <= 20000");
-        if (!options.index.empty() && options.index != "all_pairs") throw UsageError("brute has no --index");
+        if (!options.index.empty() && options.index != "all_pairs")
+            throw UsageError("brute has no --index");
         return makeBruteChurn();
     }
-    throw UsageError(engine.empty() ? "--engine is required"
-                                    : "--engine must be box2d, chipmunk or brute, got '" + engine + "'");
+    throw UsageError(engine.empty()
+                         ? "--engine is required"
+                         : "--engine must be box2d, chipmunk or brute, got '" + engine + "'");
 }
 
 } // namespace
@@ -58,20 +61,31 @@ int main(int argc, char** argv) {
         Args args(argc, argv);
         while (!args.done()) {
             const std::string flag = args.flag();
-            if (flag == "--engine") engine = args.value(flag);
-            else if (flag == "--n") count = args.integer(flag, 2, 100'000'000);
-            else if (flag == "--frames") frames = args.integer(flag, 0, 100'000'000);
-            else if (flag == "--seed") seed = static_cast<std::uint64_t>(args.integer(flag, 0, 1LL << 62));
-            else if (flag == "--index") options.index = args.value(flag);
-            else if (flag == "--no-velocity-func") options.velocityFunc = false;
-            else if (flag == "--no-touch-margin") options.touchMargin = false;
-            else if (flag == "--hash-dim") options.hashDim = args.number(flag, 1e-9, 1e12);
-            else if (flag == "--hash-cells") options.hashCells = args.integer(flag, 1, 1LL << 30);
-            else if (flag == "--time-limit") timeLimit = args.number(flag, 0.0, 1e9);
+            if (flag == "--engine")
+                engine = args.value(flag);
+            else if (flag == "--n")
+                count = args.integer(flag, 2, 100'000'000);
+            else if (flag == "--frames")
+                frames = args.integer(flag, 0, 100'000'000);
+            else if (flag == "--seed")
+                seed = static_cast<std::uint64_t>(args.integer(flag, 0, 1LL << 62));
+            else if (flag == "--index")
+                options.index = args.value(flag);
+            else if (flag == "--no-velocity-func")
+                options.velocityFunc = false;
+            else if (flag == "--no-touch-margin")
+                options.touchMargin = false;
+            else if (flag == "--hash-dim")
+                options.hashDim = args.number(flag, 1e-9, 1e12);
+            else if (flag == "--hash-cells")
+                options.hashCells = args.integer(flag, 1, 1LL << 30);
+            else if (flag == "--time-limit")
+                timeLimit = args.number(flag, 0.0, 1e9);
             else if (flag == "-h" || flag == "--help") {
                 std::fputs(kUsage, stdout);
                 return 0;
-            } else throw UsageError("unknown option '" + flag + "'");
+            } else
+                throw UsageError("unknown option '" + flag + "'");
         }
         index = makeIndex(engine, options, count);
     } catch (const UsageError& e) {
@@ -95,16 +109,19 @@ int main(int argc, char** argv) {
         index->frame(boxes, candidates, overlaps);
         const auto end = bench::Clock::now();
         ms.push_back(bench::millisecondsBetween(start, end));
-        if (timeLimit > 0 && frame + 1 < frames && bench::millisecondsBetween(runStart, end) > timeLimit * 1000.0) {
+        if (timeLimit > 0 && frame + 1 < frames &&
+            bench::millisecondsBetween(runStart, end) > timeLimit * 1000.0) {
             truncated = true;
             break;
         }
     }
     const bench::TimeStats stats = ms.empty() ? bench::TimeStats{} : bench::summarize(ms);
-    std::string line = "{\"engine\": \"" + index->engine() + "\", \"broadphase\": \"" + index->broadphase() +
-                       "\", \"n\": " + std::to_string(count) + ", \"frames\": " + std::to_string(ms.size()) +
-                       ", \"ms_per_frame\": {" + bench::statsFields(stats) + "}, \"candidates\": " +
-                       std::to_string(candidates) + ", \"overlaps\": " + std::to_string(overlaps);
+    std::string line = "{\"engine\": \"" + index->engine() + "\", \"broadphase\": \"" +
+                       index->broadphase() + "\", \"n\": " + std::to_string(count) +
+                       ", \"frames\": " + std::to_string(ms.size()) + ", \"ms_per_frame\": {" +
+                       bench::statsFields(stats) +
+                       "}, \"candidates\": " + std::to_string(candidates) +
+                       ", \"overlaps\": " + std::to_string(overlaps);
     if (truncated) line += ", \"truncated\": true, \"frames_requested\": " + std::to_string(frames);
     char setup[64];
     std::snprintf(setup, sizeof setup, ", \"setup_ms\": %.3f", setupMs);

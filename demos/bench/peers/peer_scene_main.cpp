@@ -5,9 +5,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "../timing.hpp"
 #include "peer.hpp"
 #include "peer_args.hpp"
-#include "../timing.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::peers;
@@ -68,7 +68,8 @@ void writeFinalState(const std::string& path, const SceneRun& run, bool withJoin
         for (std::size_t i = 0; i < joints.size(); ++i) {
             const JointState& j = joints[i];
             out << "{\"reaction_force\": [" << number(j.fx) << ", " << number(j.fy)
-                << "], \"reaction_torque\": " << number(j.torque) << "}" << (i + 1 < joints.size() ? ",\n" : "\n");
+                << "], \"reaction_torque\": " << number(j.torque) << "}"
+                << (i + 1 < joints.size() ? ",\n" : "\n");
         }
         out << "]";
     }
@@ -87,35 +88,49 @@ int main(int argc, char** argv) {
         Args args(argc, argv);
         while (!args.done()) {
             const std::string flag = args.flag();
-            if (flag == "--engine") engine = args.oneOf(flag, {"box2d", "chipmunk"});
-            else if (flag == "--scene") scenePath = args.value(flag);
-            else if (flag == "--index") options.index = args.value(flag);
-            else if (flag == "--steps") steps = args.integer(flag, 0, 1'000'000'000);
-            else if (flag == "--final-state") finalPath = args.value(flag);
-            else if (flag == "--velocity-iterations") options.velocityIterations = static_cast<int>(args.integer(flag, 1, 1000));
-            else if (flag == "--position-iterations") options.positionIterations = static_cast<int>(args.integer(flag, 0, 1000));
+            if (flag == "--engine")
+                engine = args.oneOf(flag, {"box2d", "chipmunk"});
+            else if (flag == "--scene")
+                scenePath = args.value(flag);
+            else if (flag == "--index")
+                options.index = args.value(flag);
+            else if (flag == "--steps")
+                steps = args.integer(flag, 0, 1'000'000'000);
+            else if (flag == "--final-state")
+                finalPath = args.value(flag);
+            else if (flag == "--velocity-iterations")
+                options.velocityIterations = static_cast<int>(args.integer(flag, 1, 1000));
+            else if (flag == "--position-iterations")
+                options.positionIterations = static_cast<int>(args.integer(flag, 0, 1000));
             else if (flag == "--continuous") {
                 options.continuous = args.oneOf(flag, {"on", "off"}) == "on";
                 box2dOnly = true;
             } else if (flag == "--rounded") {
                 options.rounded = args.oneOf(flag, {"grown", "core"});
                 box2dOnly = true;
-            } else if (flag == "--iterations") options.iterations = static_cast<int>(args.integer(flag, 1, 1000));
-            else if (flag == "--sleep") options.sleep = args.oneOf(flag, {"default", "on", "off"});
+            } else if (flag == "--iterations")
+                options.iterations = static_cast<int>(args.integer(flag, 1, 1000));
+            else if (flag == "--sleep")
+                options.sleep = args.oneOf(flag, {"default", "on", "off"});
             else if (flag == "--slop") {
                 options.slop = args.number(flag, 0.0, 1e9);
                 chipmunkOnly = true;
-            } else if (flag == "--mix") options.mix = args.oneOf(flag, {"native", "box2d"});
-            else if (flag == "--hash-dim") options.hashDim = args.number(flag, 1e-9, 1e12);
-            else if (flag == "--hash-cells") options.hashCells = args.integer(flag, 1, 1LL << 30);
+            } else if (flag == "--mix")
+                options.mix = args.oneOf(flag, {"native", "box2d"});
+            else if (flag == "--hash-dim")
+                options.hashDim = args.number(flag, 1e-9, 1e12);
+            else if (flag == "--hash-cells")
+                options.hashCells = args.integer(flag, 1, 1LL << 30);
             else if (flag == "-h" || flag == "--help") {
                 std::fputs(kUsage, stdout);
                 return 0;
-            } else throw UsageError("unknown option '" + flag + "'");
+            } else
+                throw UsageError("unknown option '" + flag + "'");
         }
         if (engine.empty()) throw UsageError("--engine is required");
         if (scenePath.empty()) throw UsageError("--scene is required");
-        if (box2dOnly && engine != "box2d") throw UsageError("--continuous and --rounded are box2d options");
+        if (box2dOnly && engine != "box2d")
+            throw UsageError("--continuous and --rounded are box2d options");
         if (chipmunkOnly && engine != "chipmunk") throw UsageError("--slop is a chipmunk option");
     } catch (const UsageError& e) {
         std::fprintf(stderr, "peer-scene: %s\n%s", e.what(), kUsage);
@@ -126,7 +141,8 @@ int main(int argc, char** argv) {
     scene_file::SceneDesc scene;
     try {
         scene = scene_file::readSceneFile(scenePath);
-        run = engine == "box2d" ? makeBox2dScene(scene, options) : makeChipmunkScene(scene, options);
+        run =
+            engine == "box2d" ? makeBox2dScene(scene, options) : makeChipmunkScene(scene, options);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "peer-scene: %s\n%s", e.what(), kUsage);
         return 2;
@@ -148,8 +164,9 @@ int main(int argc, char** argv) {
     char total[64];
     std::snprintf(total, sizeof total, ", \"total_ms\": %.3f", stats.total);
     std::cout << "{\"engine\": " << quoted(run->engine()) << ", \"scene\": " << quoted(scene.name)
-              << ", \"broadphase\": " << quoted(run->broadphase()) << ", \"bodies\": " << scene.bodies.size()
-              << ", \"steps\": " << steps << ", \"ms_per_step\": {" << bench::statsFields(stats) << "}" << total
+              << ", \"broadphase\": " << quoted(run->broadphase())
+              << ", \"bodies\": " << scene.bodies.size() << ", \"steps\": " << steps
+              << ", \"ms_per_step\": {" << bench::statsFields(stats) << "}" << total
               << ", \"awake_dynamic_bodies\": " << run->awakeDynamicBodies() << ", \"settings\": {"
               << run->settingsJson() << "}}" << std::endl;
     if (!finalPath.empty()) {
