@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ cmake make pkgconf libglm-dev libspdlog-dev doctest-dev nlohmann-json3-dev
+packages=(g++ cmake make pkgconf python3 libglm-dev libspdlog-dev doctest-dev nlohmann-json3-dev
           libcairo2-dev libgif-dev libsdl2-dev libimgui-dev xvfb xauth)
 
 ensure_packages() {

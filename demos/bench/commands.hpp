@@ -9,5 +9,7 @@ namespace rigid2d::bench {
 int runChurnCommand(int argc, char** argv);
 /// `scene`: a scene file of demos/bench/FORMAT.md, timed step by step.
 int runSceneCommand(int argc, char** argv);
+/// `quality`: the quality figures of a final state of a scene (any engine's).
+int runQualityCommand(int argc, char** argv);
 
 } // namespace rigid2d::bench

@@ -17,8 +17,10 @@ struct Command {
 constexpr Command kCommands[] = {
     {"churn", "broad-phase workload of BROADPHASE.md (N moving boxes, all pairs per frame)",
      &rigid2d::bench::runChurnCommand},
-    {"scene", "a scene file of FORMAT.md, timed per step; final state for metrics.py",
+    {"scene", "a scene file of FORMAT.md, timed per step; final state and quality figures",
      &rigid2d::bench::runSceneCommand},
+    {"quality", "quality figures of any engine's final state of a scene (FORMAT.md)",
+     &rigid2d::bench::runQualityCommand},
 };
 
 int usage() {

@@ -11,6 +11,8 @@
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "json_numbers.hpp"
+#include "quality.hpp"
 #include "rigid2d/rigid2d.hpp"
 #include "scene_file.hpp"
 #include "timing.hpp"
@@ -21,10 +23,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rigid2d-bench scene --scene FILE [--broadphase NAME] [--steps N] [--final-state OUT]\n"
-    "                           [--repeat K] [--json-out FILE]\n"
+    "                           [--repeat K] [--json-out FILE] [--quality]\n"
     "  NAME: brute_force | grid | spatial_hash (default) | sap | tree | hierarchical_hash\n"
     "  --steps: default the scene's own; --repeat K: K runs, the one with the median mean is\n"
-    "  reported; --final-state: FORMAT.md's final state of every body, in file order\n";
+    "  reported; --final-state: FORMAT.md's final state of every body, in file order;\n"
+    "  --quality: adds \"quality\", the figures `rigid2d-bench quality` gives for that state\n";
 
 struct SceneOptions {
     std::string scene;
@@ -33,6 +36,7 @@ struct SceneOptions {
     int repeat = 1;
     std::string finalState;
     std::string jsonOut;
+    bool quality = false;
 };
 
 /// Mean ms per step of each stage of World::step, in StepStats order.
@@ -61,7 +65,8 @@ struct SceneRun {
     StageMeans stages;
     double setupMs = 0;
     int awakeDynamicBodies = 0;
-    long worldKilobytes = 0; ///< growth of the peak resident set while building and stepping
+    long worldKilobytes = 0;      ///< growth of the peak resident set while building and stepping
+    std::vector<FinalBody> final; ///< with --quality: the final state, as a file would hold it
 };
 
 SceneOptions parseOptions(int argc, char** argv) {
@@ -84,6 +89,8 @@ SceneOptions parseOptions(int argc, char** argv) {
             options.finalState = args.text();
         } else if (flag == "--json-out") {
             options.jsonOut = args.text();
+        } else if (flag == "--quality") {
+            options.quality = true;
         } else {
             args.unknown();
         }
@@ -116,6 +123,16 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
         if (world.bodyType(body) == BodyType::Dynamic && world.isAwake(body))
             ++run.awakeDynamicBodies;
     if (writeFinalState) scene_file::writeFinalState(world, bodies, options.finalState);
+    if (options.quality) {
+        // The numbers a final-state file holds (shortest decimal forms), so that scoring the
+        // file and scoring in process give the same figures.
+        using scene_file::detail::shortestDouble;
+        for (const BodyId body : bodies) {
+            const Vec2 p = world.position(body), v = world.linearVelocity(body);
+            run.final.push_back({shortestDouble(p.x), shortestDouble(p.y), shortestDouble(v.x),
+                                 shortestDouble(v.y), shortestDouble(world.angle(body))});
+        }
+    }
     return run;
 }
 
@@ -153,8 +170,13 @@ int runSceneCommand(int argc, char** argv) {
             means.push_back(runs.back().step.mean);
         }
         const SceneRun& reported = runs[medianRunIndex(means)];
-        return emitReport("scene", formatReport(scene, options, steps, reported, means),
-                          options.jsonOut);
+        std::string report = formatReport(scene, options, steps, reported, means);
+        if (options.quality) {
+            report.pop_back();
+            report +=
+                ", \"quality\": " + qualityJson(measureQuality(scene, runs.front().final)) + "}";
+        }
+        return emitReport("scene", report, options.jsonOut);
     } catch (const std::exception& error) { // SceneFileError names file, body and field
         std::fprintf(stderr, "rigid2d-bench scene: %s\n", error.what());
         return 1;

@@ -201,7 +201,7 @@ TEST_CASE("every refusal names the file, the body index and the field") {
         {R"({"position": [0, 0], "shapes": [{"kind": "box"}]})",
          "body 1: field 'shapes[0].half_extents': is required"},
         {R"({"position": [0, 0], "shapes": [{"kind": "polygon"}]})",
-         "body 1: field 'shapes[0].kind': must be \"circle\" or \"box\", got \"polygon\""},
+         "body 1: field 'shapes[0].kind': must be \"circle\" or \"box\" (version 1), got \"polygon\""},
         {R"({"position": [0, 0], "shapes": [{"radius": 1}]})",
          "body 1: field 'shapes[0].kind': is required"},
         {R"({"position": [0, 0], "shapes": [{"kind": "circle", "radius": 1, "density": -2}]})",
