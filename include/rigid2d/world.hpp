@@ -19,7 +19,8 @@ namespace rigid2d {
 
 namespace detail {
 struct WorldState;
-}
+struct WorldAccess; ///< white-box tests only (defined there)
+} // namespace detail
 
 /// The range of `World::step`'s dt, seconds. Below it the speed clamps (maxTranslation / dt)
 /// and the solver's 1 / substep overflow; above it no soft contact is stable.
@@ -167,6 +168,7 @@ public:
     void debugDraw(DebugDraw& draw) const;
 
 private:
+    friend struct detail::WorldAccess;
     std::unique_ptr<detail::WorldState> m_state;
 };
 
