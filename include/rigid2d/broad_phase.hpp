@@ -1,5 +1,5 @@
 #pragma once
-/// The pluggable broad phase: one small interface, six implementations chosen at run time.
+/// The pluggable broad phase: one small interface, seven implementations chosen at run time.
 
 #include <compare>
 #include <cstddef>
@@ -38,11 +38,13 @@ enum class BroadPhaseType : std::uint8_t {
     SweepAndPrune,    ///< "sap": persistent sorted endpoints, insertion sort across frames
     Tree,             ///< "tree": dynamic AABB tree, surface-area heuristic and rotations
     HierarchicalHash, ///< "hierarchical_hash": hash levels with cell sizes in powers of two
+    Quadtree,         ///< "quadtree": loose quadtree, unbounded, each proxy at the depth of its size
 };
 
 inline constexpr BroadPhaseType kAllBroadPhaseTypes[] = {
     BroadPhaseType::BruteForce,    BroadPhaseType::Grid, BroadPhaseType::SpatialHash,
-    BroadPhaseType::SweepAndPrune, BroadPhaseType::Tree, BroadPhaseType::HierarchicalHash};
+    BroadPhaseType::SweepAndPrune, BroadPhaseType::Tree, BroadPhaseType::HierarchicalHash,
+    BroadPhaseType::Quadtree};
 
 /// The `name()` of each type ("brute_force", "grid", ...).
 [[nodiscard]] std::string_view toString(BroadPhaseType type) noexcept;

@@ -3,6 +3,7 @@
 
 #include "broadphase/brute_force.hpp"
 #include "broadphase/hierarchical_hash.hpp"
+#include "broadphase/quadtree.hpp"
 #include "broadphase/spatial_hash.hpp"
 #include "broadphase/dynamic_tree.hpp"
 #include "broadphase/sweep_and_prune.hpp"
@@ -24,6 +25,7 @@ constexpr std::array kNames{
     NamedType{BroadPhaseType::SweepAndPrune, "sap"},
     NamedType{BroadPhaseType::Tree, "tree"},
     NamedType{BroadPhaseType::HierarchicalHash, "hierarchical_hash"},
+    NamedType{BroadPhaseType::Quadtree, "quadtree"},
 };
 } // namespace
 
@@ -61,6 +63,7 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
         return std::make_unique<detail::HierarchicalHash>(config);
     case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
     case BroadPhaseType::Tree: return std::make_unique<detail::DynamicTree>();
+    case BroadPhaseType::Quadtree: return std::make_unique<detail::Quadtree>();
     default: break;
     }
     detail::refuse(fn, "type", "is not implemented yet: " + std::string(toString(type)));
