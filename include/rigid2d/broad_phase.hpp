@@ -1,5 +1,5 @@
 #pragma once
-/// The pluggable broad phase: one small interface, seven implementations chosen at run time.
+/// The pluggable broad phase: one small interface, eight implementations chosen at run time.
 
 #include <compare>
 #include <cstddef>
@@ -39,12 +39,13 @@ enum class BroadPhaseType : std::uint8_t {
     Tree,             ///< "tree": dynamic AABB tree, surface-area heuristic and rotations
     HierarchicalHash, ///< "hierarchical_hash": hash levels with cell sizes in powers of two
     Quadtree,         ///< "quadtree": loose quadtree, unbounded, each proxy at the depth of its size
+    SortedGrid,       ///< "sorted_grid": hashed cells counted and sorted into one dense array
 };
 
 inline constexpr BroadPhaseType kAllBroadPhaseTypes[] = {
     BroadPhaseType::BruteForce,    BroadPhaseType::Grid, BroadPhaseType::SpatialHash,
     BroadPhaseType::SweepAndPrune, BroadPhaseType::Tree, BroadPhaseType::HierarchicalHash,
-    BroadPhaseType::Quadtree};
+    BroadPhaseType::Quadtree,      BroadPhaseType::SortedGrid};
 
 /// The `name()` of each type ("brute_force", "grid", ...).
 [[nodiscard]] std::string_view toString(BroadPhaseType type) noexcept;
@@ -56,9 +57,9 @@ struct BroadPhaseConfig {
     /// grid: the region covered by the dense cell array, metres. Proxies partly or wholly outside
     /// go to an overflow list and are still found; a good bound keeps that list short.
     AABB worldBounds{{-1000.0f, -1000.0f}, {1000.0f, 1000.0f}};
-    /// grid, spatial_hash: cell edge in metres. 0 = automatic: about four (grid) or two
-    /// (spatial_hash) times the median proxy extent, re-derived when the sizes inserted drift by
-    /// more than 2x. Hand-set sizes are kept.
+    /// grid, spatial_hash, sorted_grid: cell edge in metres. 0 = automatic: about four (grid) or two
+    /// (spatial_hash, sorted_grid) times the median proxy extent, re-derived when the sizes
+    /// inserted drift by more than 2x (sorted_grid: at every pair search). Hand-set sizes are kept.
     float cellSize = 0.0f;
     /// hierarchical_hash: edge of the finest level's cells in metres (0 = automatic); each coarser
     /// level doubles it.

@@ -4,6 +4,7 @@
 #include "broadphase/brute_force.hpp"
 #include "broadphase/hierarchical_hash.hpp"
 #include "broadphase/quadtree.hpp"
+#include "broadphase/sorted_grid.hpp"
 #include "broadphase/spatial_hash.hpp"
 #include "broadphase/dynamic_tree.hpp"
 #include "broadphase/sweep_and_prune.hpp"
@@ -26,6 +27,7 @@ constexpr std::array kNames{
     NamedType{BroadPhaseType::Tree, "tree"},
     NamedType{BroadPhaseType::HierarchicalHash, "hierarchical_hash"},
     NamedType{BroadPhaseType::Quadtree, "quadtree"},
+    NamedType{BroadPhaseType::SortedGrid, "sorted_grid"},
 };
 } // namespace
 
@@ -64,6 +66,7 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
     case BroadPhaseType::Tree: return std::make_unique<detail::DynamicTree>();
     case BroadPhaseType::Quadtree: return std::make_unique<detail::Quadtree>();
+    case BroadPhaseType::SortedGrid: return std::make_unique<detail::SortedGrid>(config);
     default: break;
     }
     detail::refuse(fn, "type", "is not implemented yet: " + std::string(toString(type)));
