@@ -229,12 +229,7 @@ void Quadtree::pairsWithin(std::uint32_t cell, std::vector<ProxyPair>& out) {
     const std::uint32_t* children = m_cells[cell].children;
     for (int k = 0; k < 4; ++k) {
         if (children[k] == kNone) continue;
-        if (!own.empty()) {
-            const std::size_t begin = m_filtered.size();
-            m_filtered.insert(m_filtered.end(), own.begin(), own.end());
-            listAgainst(begin, m_filtered.size(), children[k], out);
-            m_filtered.resize(begin);
-        }
+        ownAgainst(cell, children[k], out);
         pairsWithin(children[k], out);
     }
     for (int a = 0; a < 4; ++a)
@@ -245,22 +240,11 @@ void Quadtree::pairsWithin(std::uint32_t cell, std::vector<ProxyPair>& out) {
 
 void Quadtree::pairsBetween(std::uint32_t x, std::uint32_t y, std::vector<ProxyPair>& out) {
     if (!overlaps(m_contents[x], m_contents[y])) return;
-    // x's own proxies against all of y's subtree (y's own included) ...
-    if (!m_cells[x].proxies.empty()) {
-        const std::size_t begin = m_filtered.size();
-        m_filtered.insert(m_filtered.end(), m_cells[x].proxies.begin(), m_cells[x].proxies.end());
-        listAgainst(begin, m_filtered.size(), y, out);
-        m_filtered.resize(begin);
-    }
-    // ... y's own against what lies below x, then the children of both, pairwise.
-    for (int k = 0; k < 4; ++k) {
-        const std::uint32_t child = m_cells[x].children[k];
-        if (child == kNone || m_cells[y].proxies.empty()) continue;
-        const std::size_t begin = m_filtered.size();
-        m_filtered.insert(m_filtered.end(), m_cells[y].proxies.begin(), m_cells[y].proxies.end());
-        listAgainst(begin, m_filtered.size(), child, out);
-        m_filtered.resize(begin);
-    }
+    // x's own proxies against all of y's subtree (y's own included), y's own against what lies
+    // below x, then the children of both, pairwise.
+    ownAgainst(x, y, out);
+    for (const std::uint32_t child : m_cells[x].children)
+        if (child != kNone) ownAgainst(y, child, out);
     for (int a = 0; a < 4; ++a) {
         const std::uint32_t childX = m_cells[x].children[a];
         if (childX == kNone) continue;
@@ -269,6 +253,15 @@ void Quadtree::pairsBetween(std::uint32_t x, std::uint32_t y, std::vector<ProxyP
             if (childY != kNone) pairsBetween(childX, childY, out);
         }
     }
+}
+
+void Quadtree::ownAgainst(std::uint32_t owner, std::uint32_t subtree, std::vector<ProxyPair>& out) {
+    const std::vector<std::uint32_t>& own = m_cells[owner].proxies;
+    if (own.empty()) return;
+    const std::size_t begin = m_filtered.size();
+    m_filtered.insert(m_filtered.end(), own.begin(), own.end());
+    listAgainst(begin, m_filtered.size(), subtree, out);
+    m_filtered.resize(begin);
 }
 
 // Proxies m_filtered[begin, end) against every proxy stored in the subtree of `cell`.

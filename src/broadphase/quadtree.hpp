@@ -64,6 +64,8 @@ private:
     // (a range of m_filtered) with a subtree.
     void pairsWithin(std::uint32_t cell, std::vector<ProxyPair>& out);
     void pairsBetween(std::uint32_t x, std::uint32_t y, std::vector<ProxyPair>& out);
+    /// The proxies stored in `owner` itself against every proxy of `subtree`.
+    void ownAgainst(std::uint32_t owner, std::uint32_t subtree, std::vector<ProxyPair>& out);
     void listAgainst(std::size_t begin, std::size_t end, std::uint32_t cell,
                      std::vector<ProxyPair>& out);
     void test(std::uint32_t a, std::uint32_t b, std::vector<ProxyPair>& out);
