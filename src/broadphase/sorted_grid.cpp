@@ -20,7 +20,7 @@ constexpr std::int32_t kForward[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
 ProxyId SortedGrid::insert(const AABB& box, std::uint64_t userData) {
     const ProxyId id = m_proxies.insert("SortedGrid::insert", box, userData);
     m_sizes.add(box);
-    m_filed = false;
+    markChanged(id);
     return id;
 }
 
@@ -28,14 +28,22 @@ void SortedGrid::move(ProxyId proxy, const AABB& box) {
     m_proxies.checkMove("SortedGrid::move", proxy, box);
     m_sizes.change(m_proxies.box(proxy), box);
     m_proxies.setBox(proxy, box);
-    m_filed = false;
+    markChanged(proxy);
 }
 
 void SortedGrid::remove(ProxyId proxy) {
     m_proxies.checkLive("SortedGrid::remove", proxy);
     m_sizes.remove(m_proxies.box(proxy));
-    m_proxies.remove(proxy);
-    m_filed = false;
+    m_proxies.remove(proxy); // its entry is skipped by the live check until the next filing
+}
+
+void SortedGrid::markChanged(ProxyId proxy) {
+    if (!m_filed) return;
+    const std::uint32_t i = toIndex(proxy);
+    if (i >= m_isChanged.size()) m_isChanged.resize(i + 1, 0);
+    if (m_isChanged[i] != 0) return;
+    m_isChanged[i] = 1;
+    m_changed.push_back(i);
 }
 
 std::uint32_t SortedGrid::bucketOf(std::int32_t x, std::int32_t y) const noexcept {
@@ -99,6 +107,8 @@ void SortedGrid::file() {
             m_entries[j] = e;
         }
     }
+    for (const std::uint32_t i : m_changed) m_isChanged[i] = 0;
+    m_changed.clear();
     m_filed = true;
 }
 
@@ -160,27 +170,34 @@ void SortedGrid::findPairs(std::vector<ProxyPair>& out) {
     sortPairs(out, m_scratch);
 }
 
+// Between filings: the filed entries whose proxy is unchanged (live, not moved since), then the
+// changed proxies with their current boxes.
 void SortedGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("SortedGrid::query", "region", region);
     const auto& boxes = m_proxies.boxes();
     const auto& live = m_proxies.liveFlags();
     const CellRange r = m_mapping.rangeOf(region);
-    const bool byCells = m_filed && (r.width() + 1) * (r.height() + 1) <=
-                                        static_cast<std::int64_t>(m_entries.size());
-    if (!byCells) { // a stale filing, or a region wider than the proxies are many
+    if (!m_filed ||
+        (r.width() + 1) * (r.height() + 1) > static_cast<std::int64_t>(m_entries.size())) {
         for (std::uint32_t i = 0; i < m_proxies.capacity(); ++i)
             if (live[i] != 0 && overlaps(boxes[i], region) && !visit(ProxyId{i})) return;
         return;
     }
+    const auto unchanged = [&](std::uint32_t i) {
+        return live[i] != 0 && (i >= m_isChanged.size() || m_isChanged[i] == 0);
+    };
     bool go = true;
     for (std::int64_t y = std::int64_t{r.y0} - 1; go && y <= r.y1; ++y)
         for (std::int64_t x = std::int64_t{r.x0} - 1; go && x <= r.x1; ++x)
             forEachInCell(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y),
                           [&](const Entry& e) {
-                              if (go && overlaps(e.box, region)) go = visit(ProxyId{e.id});
+                              if (go && unchanged(e.id) && overlaps(e.box, region))
+                                  go = visit(ProxyId{e.id});
                           });
     for (const std::uint32_t i : m_big)
-        if (go && overlaps(boxes[i], region)) go = visit(ProxyId{i});
+        if (go && unchanged(i) && overlaps(boxes[i], region)) go = visit(ProxyId{i});
+    for (const std::uint32_t i : m_changed)
+        if (go && live[i] != 0 && overlaps(boxes[i], region)) go = visit(ProxyId{i});
 }
 
 // Every proxy's box against the segment: a ray crosses cells of every kind of content, and the
@@ -228,22 +245,23 @@ void SortedGrid::validate() const {
     m_proxies.validate();
     R2D_CHECK(m_sizes.total() == m_proxies.size(), "size histogram does not count every proxy");
     if (!m_filed) return;
-    R2D_CHECK(m_entries.size() + m_big.size() == m_proxies.size(),
-              "filing does not hold every proxy");
+    for (const std::uint32_t i : m_changed) R2D_CHECK(m_isChanged[i] != 0, "changed flag not set");
     for (std::size_t b = 0; b + 1 < m_starts.size(); ++b)
         for (std::uint32_t k = m_starts[b]; k < m_starts[b + 1]; ++k) {
             const Entry& e = m_entries[k];
             R2D_CHECK(bucketOf(e.x, e.y) == b, "an entry sits in another cell's bucket");
-            R2D_CHECK(m_proxies.isLive(ProxyId{e.id}) && m_proxies.box(ProxyId{e.id}) == e.box,
-                      "an entry's box is stale");
+            const bool unchanged = m_proxies.isLive(ProxyId{e.id}) &&
+                                   (e.id >= m_isChanged.size() || m_isChanged[e.id] == 0);
+            R2D_CHECK(!unchanged || m_proxies.box(ProxyId{e.id}) == e.box,
+                      "an unchanged proxy's filed box is stale");
             const CellRange r = m_mapping.rangeOf(e.box);
             R2D_CHECK(r.x0 == e.x && r.y0 == e.y && r.width() <= 2 && r.height() <= 2,
                       "an entry is filed under the wrong cell or is too big to file");
         }
 }
 
+// The cells of the last filing.
 void SortedGrid::debugDraw(DebugDraw& draw) const {
-    if (!m_filed) return;
     const float size = m_mapping.size();
     for (const Entry& e : m_entries) {
         const Vec2 lower{static_cast<float>(e.x) * size, static_cast<float>(e.y) * size};

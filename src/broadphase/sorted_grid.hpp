@@ -36,8 +36,8 @@ public:
     [[nodiscard]] std::uint64_t userData(ProxyId proxy) const override;
     void validate() const override;
     void debugDraw(DebugDraw& draw) const override;
-    /// The filing is rebuilt by findPairs: the world should always search with findPairs (its
-    /// per-proxy query path would search a filing that its own moves made stale).
+    /// The filing is rebuilt by findPairs, and one findPairs costs about what a query per proxy
+    /// would: the world should always search with findPairs.
     [[nodiscard]] std::size_t pairSearchThreshold() const override { return 0; }
 
 private:
@@ -49,6 +49,9 @@ private:
     };
 
     void file();
+    /// Notes that `proxy`'s filing is stale (moved or inserted since): searches between two
+    /// filings test such proxies on their own.
+    void markChanged(ProxyId proxy);
     [[nodiscard]] std::uint32_t bucketOf(std::int32_t x, std::int32_t y) const noexcept;
     /// Calls f(entry) for every filed entry of cell (x, y).
     template <class F>
@@ -58,7 +61,9 @@ private:
     CellSizeTracker m_sizes;
     float m_fixedCellSize = 0.0f;
     CellMapping m_mapping{1.0f};
-    bool m_filed = false; ///< the filing matches the proxies (no change since findPairs)
+    bool m_filed = false; ///< a filing exists (findPairs ran); changes since are in m_changed
+    std::vector<std::uint32_t> m_changed;  ///< proxies inserted or moved since the filing
+    std::vector<std::uint8_t> m_isChanged; ///< by proxy id: in m_changed
 
     std::vector<Entry> m_entries;          ///< small proxies, by bucket
     std::vector<std::uint32_t> m_starts;   ///< bucket b holds m_entries[m_starts[b], m_starts[b+1])
