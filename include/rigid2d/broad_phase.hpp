@@ -1,5 +1,5 @@
 #pragma once
-/// The pluggable broad phase: one small interface, eight implementations chosen at run time.
+/// The pluggable broad phase: one small interface, eight implementations and an automatic choice chosen at run time.
 
 #include <compare>
 #include <cstddef>
@@ -40,12 +40,15 @@ enum class BroadPhaseType : std::uint8_t {
     HierarchicalHash, ///< "hierarchical_hash": hash levels with cell sizes in powers of two
     Quadtree,         ///< "quadtree": loose quadtree, unbounded, each proxy at the depth of its size
     SortedGrid,       ///< "sorted_grid": hashed cells counted and sorted into one dense array
+    /// "auto": runs one of the others and switches, live, to whichever measures cheapest on the
+    /// current work (every kind finds the same pairs, so switching changes no result).
+    Auto,
 };
 
 inline constexpr BroadPhaseType kAllBroadPhaseTypes[] = {
     BroadPhaseType::BruteForce,    BroadPhaseType::Grid, BroadPhaseType::SpatialHash,
     BroadPhaseType::SweepAndPrune, BroadPhaseType::Tree, BroadPhaseType::HierarchicalHash,
-    BroadPhaseType::Quadtree,      BroadPhaseType::SortedGrid};
+    BroadPhaseType::Quadtree,      BroadPhaseType::SortedGrid, BroadPhaseType::Auto};
 
 /// The `name()` of each type ("brute_force", "grid", ...).
 [[nodiscard]] std::string_view toString(BroadPhaseType type) noexcept;
@@ -78,6 +81,9 @@ struct BroadPhaseStats {
     std::size_t memoryBytes = 0;  ///< bytes held by the structure
     float cellSize = 0.0f;        ///< grid/hash: current cell edge (finest level for hierarchical)
     int levels = 0;               ///< hierarchical_hash: levels in use; tree: height
+    /// The kind doing the work: the broad phase's own name, or for auto the kind it chose.
+    std::string_view active{};
+    std::size_t switches = 0; ///< auto: changes of kind so far
 };
 
 /// Stores axis-aligned boxes ("proxies") exactly as given — the world adds any margin before it

@@ -323,6 +323,7 @@ void Quadtree::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 
 BroadPhaseStats Quadtree::stats() const {
     BroadPhaseStats s;
+    s.active = name();
     s.proxies = m_proxies.size();
     s.cells = m_cells.size() - m_freeCells.size();
     s.overlapTests = m_overlapTests;

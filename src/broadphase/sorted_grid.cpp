@@ -220,6 +220,7 @@ void SortedGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 
 BroadPhaseStats SortedGrid::stats() const {
     BroadPhaseStats s;
+    s.active = name();
     s.proxies = m_proxies.size();
     s.cells = m_starts.empty() ? 0 : m_starts.size() - 1;
     s.overflow = m_big.size();
