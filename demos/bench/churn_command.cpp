@@ -28,7 +28,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: rigid2d-bench churn --broadphase NAME [--n N] [--frames F] [--seed S] [--repeat K]\n"
     "                           [--json-out FILE]\n"
-    "  NAME: brute_force | grid | spatial_hash | sap | tree | hierarchical_hash\n"
+    "  NAME: brute_force | grid | spatial_hash | sap | tree | hierarchical_hash | quadtree |\n"
+    "        sorted_grid | auto\n"
     "  defaults: N 100000, F 100, S 42, K 1 (K > 1: K runs, the one with the median mean is "
     "reported)\n";
 

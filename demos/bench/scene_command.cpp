@@ -24,7 +24,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: rigid2d-bench scene --scene FILE [--broadphase NAME] [--steps N] [--final-state OUT]\n"
     "                           [--repeat K] [--json-out FILE] [--quality]\n"
-    "  NAME: brute_force | grid | spatial_hash (default) | sap | tree | hierarchical_hash\n"
+    "  NAME: brute_force | grid | spatial_hash (default) | sap | tree | hierarchical_hash |\n"
+    "        quadtree | sorted_grid | auto\n"
     "  --steps: default the scene's own; --repeat K: K runs, the one with the median mean is\n"
     "  reported; --final-state: FORMAT.md's final state of every body, in file order;\n"
     "  --quality: adds \"quality\", the figures `rigid2d-bench quality` gives for that state\n";

@@ -12,6 +12,23 @@
 
 namespace rigid2d::bench {
 
+std::string jsonNumber(double value) {
+    if (std::isnan(value)) return "NaN";
+    if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+std::string jsonString(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
 TimeStats summarize(std::vector<double> ms) {
     TimeStats s;
     std::sort(ms.begin(), ms.end());

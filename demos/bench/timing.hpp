@@ -40,6 +40,11 @@ struct TimeStats {
 /// The process's resident set now, in kB (/proc/self/statm), or 0 where unknown.
 [[nodiscard]] long currentResidentKilobytes();
 
+/// A double as JSON that Python reads back exactly; NaN and infinities as Python writes them.
+[[nodiscard]] std::string jsonNumber(double value);
+/// A string as a JSON string literal.
+[[nodiscard]] std::string jsonString(std::string_view text);
+
 /// Prints the report line on stdout and, when `jsonOut` is not empty, writes it to that file.
 /// Returns the exit code: 0, or 1 (with a message naming `command`) if the file cannot be written.
 int emitReport(std::string_view command, const std::string& line, const std::string& jsonOut);

@@ -53,8 +53,13 @@ std::vector<std::string> panelLines(const Session& session) {
     const World& world = session.world();
     const StepStats& s = world.stats();
     std::vector<std::string> lines;
+    // auto names the kind it runs now and how often it has changed.
+    const BroadPhaseStats bp = world.broadPhase().stats();
+    std::string kind(world.broadPhase().name());
+    if (bp.active != kind)
+        kind += " (" + std::string(bp.active) + ", " + std::to_string(bp.switches) + " switches)";
     lines.push_back(session.name() + " (size " + std::to_string(session.size()) +
-                    "), broad phase " + std::string(world.broadPhase().name()));
+                    "), broad phase " + kind);
     lines.push_back("t " + fixed(static_cast<double>(session.time()), 2) + " s   bodies " +
                     count(s.bodies) + " (awake " + count(s.awakeBodies) + ")");
     lines.push_back("contacts " + count(s.contacts) + " (touching " + count(s.touchingContacts) +
@@ -64,7 +69,6 @@ std::vector<std::string> panelLines(const Session& session) {
     lines.push_back("  pairs " + ms(s.pairsMs) + "  contacts " + ms(s.contactsMs) + "  solve " +
                     ms(s.solveMs));
     lines.push_back("  continuous " + ms(s.continuousMs) + "  sleep " + ms(s.sleepMs));
-    const BroadPhaseStats bp = world.broadPhase().stats();
     lines.push_back("broad phase: " + count(bp.proxies) + " proxies, " + count(bp.cells) +
                     " cells/nodes, " + count(bp.overlapTests) + " tests");
     const std::string status = session.scene().status();

@@ -29,7 +29,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: rigid2d-demo --scene NAME|FILE [options]\n"
     "  --scene NAME|FILE   a scene of --list, or a JSON scene file (.json)\n"
-    "  --broadphase NAME   brute_force, grid, spatial_hash, sap, tree, hierarchical_hash\n"
+    "  --broadphase NAME   brute_force, grid, spatial_hash, sap, tree, hierarchical_hash, "
+    "quadtree,\n"
+    "                      sorted_grid, auto\n"
     "  --seconds T         simulated time at 60 Hz (default 5)\n"
     "  --size N            the scene's size parameter (default: the scene's own)\n"
     "  --out DIR           where pictures go (default out)\n"

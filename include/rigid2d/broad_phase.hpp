@@ -1,5 +1,5 @@
 #pragma once
-/// The pluggable broad phase: one small interface, six implementations chosen at run time.
+/// The pluggable broad phase: one small interface, eight implementations and an automatic choice chosen at run time.
 
 #include <compare>
 #include <cstddef>
@@ -38,11 +38,17 @@ enum class BroadPhaseType : std::uint8_t {
     SweepAndPrune,    ///< "sap": persistent sorted endpoints, insertion sort across frames
     Tree,             ///< "tree": dynamic AABB tree, surface-area heuristic and rotations
     HierarchicalHash, ///< "hierarchical_hash": hash levels with cell sizes in powers of two
+    Quadtree,         ///< "quadtree": loose quadtree, unbounded, each proxy at the depth of its size
+    SortedGrid,       ///< "sorted_grid": hashed cells counted and sorted into one dense array
+    /// "auto": runs one of the others and switches, live, to whichever measures cheapest on the
+    /// current work (every kind finds the same pairs, so switching changes no result).
+    Auto,
 };
 
 inline constexpr BroadPhaseType kAllBroadPhaseTypes[] = {
     BroadPhaseType::BruteForce,    BroadPhaseType::Grid, BroadPhaseType::SpatialHash,
-    BroadPhaseType::SweepAndPrune, BroadPhaseType::Tree, BroadPhaseType::HierarchicalHash};
+    BroadPhaseType::SweepAndPrune, BroadPhaseType::Tree, BroadPhaseType::HierarchicalHash,
+    BroadPhaseType::Quadtree,      BroadPhaseType::SortedGrid, BroadPhaseType::Auto};
 
 /// The `name()` of each type ("brute_force", "grid", ...).
 [[nodiscard]] std::string_view toString(BroadPhaseType type) noexcept;
@@ -55,9 +61,9 @@ struct BroadPhaseConfig {
     /// go to an overflow list and are still found; a good bound keeps that list short.
     /// Each axis must span at most FLT_MAX.
     AABB worldBounds{{-1000.0f, -1000.0f}, {1000.0f, 1000.0f}};
-    /// grid, spatial_hash: cell edge in metres. 0 = automatic: about four (grid) or two
-    /// (spatial_hash) times the median proxy extent, re-derived when the sizes inserted drift by
-    /// more than 2x. Hand-set sizes are kept.
+    /// grid, spatial_hash, sorted_grid: cell edge in metres. 0 = automatic: about four (grid) or two
+    /// (spatial_hash, sorted_grid) times the median proxy extent, re-derived when the sizes
+    /// inserted drift by more than 2x (sorted_grid: at every pair search). Hand-set sizes are kept.
     float cellSize = 0.0f;
     /// hierarchical_hash: edge of the finest level's cells in metres (0 = automatic); each coarser
     /// level doubles it.
@@ -80,6 +86,9 @@ struct BroadPhaseStats {
     std::size_t memoryBytes = 0;  ///< bytes held by the structure
     float cellSize = 0.0f;        ///< grid/hash: current cell edge (finest level for hierarchical)
     int levels = 0;               ///< hierarchical_hash: levels in use; tree: height
+    /// The kind doing the work: the broad phase's own name, or for auto the kind it chose.
+    std::string_view active{};
+    std::size_t switches = 0; ///< auto: changes of kind so far
 };
 
 /// Stores axis-aligned boxes ("proxies") exactly as given — the world adds any margin before it

@@ -54,7 +54,8 @@ void BruteForce::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
     const auto& boxes = m_proxies.boxes();
     const auto& live = m_proxies.liveFlags();
     for (std::uint32_t i = 0; i < m_proxies.capacity(); ++i) {
-        if (live[i] == 0 || !segmentTouchesBox(origin, translation, maxFraction, boxes[i])) continue;
+        if (live[i] == 0 || !segmentTouchesBox(origin, translation, maxFraction, boxes[i]))
+            continue;
         maxFraction = visit(ProxyId{i});
         if (maxFraction <= 0.0f) return;
     }
@@ -62,6 +63,7 @@ void BruteForce::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 
 BroadPhaseStats BruteForce::stats() const {
     BroadPhaseStats s;
+    s.active = name();
     s.proxies = m_proxies.size();
     s.overlapTests = m_overlapTests;
     s.memoryBytes = m_proxies.memoryBytes();

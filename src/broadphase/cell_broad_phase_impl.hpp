@@ -196,6 +196,7 @@ void CellBroadPhase<Store>::rayCast(Vec2 origin, Vec2 translation, float maxFrac
 template <class Store>
 BroadPhaseStats CellBroadPhase<Store>::stats() const {
     BroadPhaseStats s;
+    s.active = name();
     s.proxies = m_proxies.size();
     s.cells = m_store.occupied();
     s.overflow = m_outliers.size();

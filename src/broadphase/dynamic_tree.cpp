@@ -472,6 +472,7 @@ void DynamicTree::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 
 BroadPhaseStats DynamicTree::stats() const {
     BroadPhaseStats s;
+    s.active = name();
     s.proxies = m_proxies.size();
     s.cells = m_nodeCount;
     s.overlapTests = m_overlapTests;

@@ -234,6 +234,7 @@ void HierarchicalHash::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 
 BroadPhaseStats HierarchicalHash::stats() const {
     BroadPhaseStats s;
+    s.active = name();
     s.proxies = m_proxies.size();
     s.overflow = m_big.size();
     s.overlapTests = m_overlapTests;

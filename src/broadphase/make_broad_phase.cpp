@@ -2,10 +2,13 @@
 #include <cfloat>
 #include <string>
 
+#include "broadphase/auto_broad_phase.hpp"
 #include "broadphase/brute_force.hpp"
-#include "broadphase/hierarchical_hash.hpp"
-#include "broadphase/spatial_hash.hpp"
 #include "broadphase/dynamic_tree.hpp"
+#include "broadphase/hierarchical_hash.hpp"
+#include "broadphase/quadtree.hpp"
+#include "broadphase/sorted_grid.hpp"
+#include "broadphase/spatial_hash.hpp"
 #include "broadphase/sweep_and_prune.hpp"
 #include "broadphase/uniform_grid.hpp"
 #include "core/check.hpp"
@@ -25,6 +28,9 @@ constexpr std::array kNames{
     NamedType{BroadPhaseType::SweepAndPrune, "sap"},
     NamedType{BroadPhaseType::Tree, "tree"},
     NamedType{BroadPhaseType::HierarchicalHash, "hierarchical_hash"},
+    NamedType{BroadPhaseType::Quadtree, "quadtree"},
+    NamedType{BroadPhaseType::SortedGrid, "sorted_grid"},
+    NamedType{BroadPhaseType::Auto, "auto"},
 };
 } // namespace
 
@@ -39,7 +45,8 @@ BroadPhaseType broadPhaseTypeFromString(std::string_view name) {
         if (entry.name == name) return entry.type;
     detail::refuse("broadPhaseTypeFromString", "name",
                    "must be one of brute_force, grid, spatial_hash, sap, tree, "
-                   "hierarchical_hash, got '" + std::string(name) + "'");
+                   "hierarchical_hash, got '" +
+                       std::string(name) + "'");
 }
 
 std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {
@@ -72,6 +79,9 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
         return std::make_unique<detail::HierarchicalHash>(config);
     case BroadPhaseType::SweepAndPrune: return std::make_unique<detail::SweepAndPrune>();
     case BroadPhaseType::Tree: return std::make_unique<detail::DynamicTree>();
+    case BroadPhaseType::Quadtree: return std::make_unique<detail::Quadtree>();
+    case BroadPhaseType::SortedGrid: return std::make_unique<detail::SortedGrid>(config);
+    case BroadPhaseType::Auto: return std::make_unique<detail::AutoBroadPhase>(config);
     default: break;
     }
     detail::refuse(fn, "type", "is not implemented yet: " + std::string(toString(type)));

@@ -303,6 +303,7 @@ void SweepAndPrune::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 
 BroadPhaseStats SweepAndPrune::stats() const {
     BroadPhaseStats s;
+    s.active = name();
     s.proxies = m_proxies.size();
     s.cells = m_endpoints.size();
     s.overlapTests = m_overlapTests;

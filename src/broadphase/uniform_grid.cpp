@@ -502,6 +502,7 @@ void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 
 BroadPhaseStats UniformGrid::stats() const {
     BroadPhaseStats s;
+    s.active = name();
     s.proxies = m_proxies.size();
     s.cells = m_occupied.size();
     s.overflow = m_overflow.size();

@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 case "$what" in
   churn)
-    for bp in brute_force grid spatial_hash sap tree hierarchical_hash; do
+    for bp in brute_force grid spatial_hash sap tree hierarchical_hash quadtree sorted_grid auto; do
       line=$("$bench" churn --broadphase "$bp" --n 10000 --frames 100)
       echo "$line"
       grep -q '"overlaps": 341445,' <<<"$line" || fail "$bp: overlap total is not 341445"

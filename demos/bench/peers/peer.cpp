@@ -1,19 +1,10 @@
 #include "peer.hpp"
 
+#include "../timing.hpp"
+
 #include <algorithm>
 
 namespace rigid2d::peers {
-
-namespace {
-std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-} // namespace
 
 void EngineNotes::addOnce(std::vector<std::string>& list, const std::string& what) {
     if (std::find(list.begin(), list.end(), what) == list.end()) list.push_back(what);
@@ -24,7 +15,8 @@ std::string EngineNotes::json() const {
     for (const auto* list : {&m_approximations, &m_mapping}) {
         if (list->empty()) continue;
         out += list == &m_approximations ? ", \"approximations\": [" : ", \"mapping\": [";
-        for (std::size_t i = 0; i < list->size(); ++i) out += (i ? ", " : "") + quoted((*list)[i]);
+        for (std::size_t i = 0; i < list->size(); ++i)
+            out += (i ? ", " : "") + bench::jsonString((*list)[i]);
         out += "]";
     }
     return out;

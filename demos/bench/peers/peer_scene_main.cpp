@@ -31,24 +31,6 @@ constexpr const char* kUsage =
     "  --hash-cells C            chipmunk spatial_hash table size (default 2 x bodies)\n"
     "  --rounded grown|core      box2d: a rounded polygon grown by its radius (default) or bare\n";
 
-// Python's json reads these back exactly, NaN and infinities included (as Python writes them).
-std::string number(double x) {
-    if (std::isnan(x)) return "NaN";
-    if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-    char text[40];
-    std::snprintf(text, sizeof text, "%.17g", x);
-    return text;
-}
-
-std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
 // The joints array only for scenes with joints, so version-1 final states keep their form.
 void writeFinalState(const std::string& path, const SceneRun& run, bool withJoints) {
     std::ofstream out(path);
@@ -57,8 +39,9 @@ void writeFinalState(const std::string& path, const SceneRun& run, bool withJoin
     out << "{\"bodies\": [\n";
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         const BodyState& b = bodies[i];
-        out << "{\"position\": [" << number(b.x) << ", " << number(b.y) << "], \"velocity\": ["
-            << number(b.vx) << ", " << number(b.vy) << "], \"angle\": " << number(b.angle) << "}"
+        out << "{\"position\": [" << bench::jsonNumber(b.x) << ", " << bench::jsonNumber(b.y)
+            << "], \"velocity\": [" << bench::jsonNumber(b.vx) << ", " << bench::jsonNumber(b.vy)
+            << "], \"angle\": " << bench::jsonNumber(b.angle) << "}"
             << (i + 1 < bodies.size() ? ",\n" : "\n");
     }
     out << "]";
@@ -67,8 +50,9 @@ void writeFinalState(const std::string& path, const SceneRun& run, bool withJoin
         out << ",\n\"joints\": [\n";
         for (std::size_t i = 0; i < joints.size(); ++i) {
             const JointState& j = joints[i];
-            out << "{\"reaction_force\": [" << number(j.fx) << ", " << number(j.fy)
-                << "], \"reaction_torque\": " << number(j.torque) << "}"
+            out << "{\"reaction_force\": [" << bench::jsonNumber(j.fx) << ", "
+                << bench::jsonNumber(j.fy)
+                << "], \"reaction_torque\": " << bench::jsonNumber(j.torque) << "}"
                 << (i + 1 < joints.size() ? ",\n" : "\n");
         }
         out << "]";
@@ -163,8 +147,9 @@ int main(int argc, char** argv) {
     const bench::TimeStats stats = ms.empty() ? bench::TimeStats{} : bench::summarize(ms);
     char total[64];
     std::snprintf(total, sizeof total, ", \"total_ms\": %.3f", stats.total);
-    std::cout << "{\"engine\": " << quoted(run->engine()) << ", \"scene\": " << quoted(scene.name)
-              << ", \"broadphase\": " << quoted(run->broadphase())
+    std::cout << "{\"engine\": " << bench::jsonString(run->engine())
+              << ", \"scene\": " << bench::jsonString(scene.name)
+              << ", \"broadphase\": " << bench::jsonString(run->broadphase())
               << ", \"bodies\": " << scene.bodies.size() << ", \"steps\": " << steps
               << ", \"ms_per_step\": {" << bench::statsFields(stats) << "}" << total
               << ", \"awake_dynamic_bodies\": " << run->awakeDynamicBodies() << ", \"settings\": {"

@@ -2,12 +2,14 @@
 // --final-state, scored by `rigid2d-bench quality`.
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "quality.hpp"
+#include "scene_reader.hpp"
 
 namespace rigid2d::bench {
 
@@ -15,45 +17,13 @@ namespace {
 
 using nlohmann::json;
 
-// Python and the peers write non-finite numbers as the bare words NaN, Infinity, -Infinity, which
-// JSON has not: they become strings here and read back as the numbers they stand for.
-std::string quoteNonFinite(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            out += c;
-            if (c == '\\' && i + 1 < text.size())
-                out += text[++i];
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        bool replaced = false;
-        for (const std::string word : {"-Infinity", "Infinity", "NaN"}) {
-            if (text.compare(i, word.size(), word) == 0) {
-                out += "\"" + word + "\"";
-                i += word.size() - 1;
-                replaced = true;
-                break;
-            }
-        }
-        if (replaced) continue;
-        if (c == '"') inString = true;
-        out += c;
-    }
-    return out;
-}
-
 double numberOf(const json& value, const std::string& where) {
     if (value.is_number()) return value.get<double>();
+    // The scene reader's marking turns NaN, Infinity and overflowing numbers into marked
+    // strings; here they read back as the numbers they stand for (strtod knows all three).
     if (value.is_string()) {
         const auto& word = value.get_ref<const std::string&>();
-        if (word == "NaN") return std::nan("");
-        if (word == "Infinity") return INFINITY;
-        if (word == "-Infinity") return -INFINITY;
+        if (!word.empty() && word[0] == '\x01') return std::strtod(word.c_str() + 1, nullptr);
     }
     throw scene_file::SceneFileError(where + ": must be a number, got " + value.dump());
 }
@@ -77,7 +47,7 @@ void readPair(const json& body, const char* key, double& x, double& y, const std
 std::vector<FinalBody> parseFinalState(const std::string& text, const std::string& source) {
     json document;
     try {
-        document = json::parse(quoteNonFinite(text));
+        document = json::parse(scene_file::detail::markUnreadableNumbers(text));
     } catch (const json::exception& e) {
         throw scene_file::SceneFileError(source + ": not valid JSON: " + e.what());
     }

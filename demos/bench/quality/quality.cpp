@@ -12,6 +12,7 @@
 #include <numbers>
 #include <set>
 
+#include "../timing.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::bench {
@@ -295,15 +296,6 @@ AABB floatBounds(const Placed& p) {
     return {{down(p.cx - p.ax), down(p.cy - p.ay)}, {up(p.cx + p.ax), up(p.cy + p.ay)}};
 }
 
-// Python's json reads these back exactly (NaN and infinities as Python writes them).
-std::string number(double x) {
-    if (std::isnan(x)) return "NaN";
-    if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-    char text[40];
-    std::snprintf(text, sizeof text, "%.17g", x);
-    return text;
-}
-
 } // namespace
 
 Quality measureQuality(const SceneDesc& scene, const std::vector<FinalBody>& final) {
@@ -389,15 +381,15 @@ std::string qualityJson(const Quality& q) {
     std::string out = "{\"escaped\": " + std::to_string(q.escaped) +
                       ", \"dynamic_bodies\": " + std::to_string(q.dynamicBodies) +
                       ", \"overlaps\": " + std::to_string(q.overlaps) +
-                      ", \"max_overlap\": " + number(q.maxOverlap) +
-                      ", \"mean_overlap\": " + number(q.meanOverlap) +
-                      ", \"kinetic_energy\": " + number(q.kineticEnergy) +
-                      ", \"max_displacement\": " + number(q.maxDisplacement) +
-                      ", \"mean_displacement\": " + number(q.meanDisplacement);
+                      ", \"max_overlap\": " + jsonNumber(q.maxOverlap) +
+                      ", \"mean_overlap\": " + jsonNumber(q.meanOverlap) +
+                      ", \"kinetic_energy\": " + jsonNumber(q.kineticEnergy) +
+                      ", \"max_displacement\": " + jsonNumber(q.maxDisplacement) +
+                      ", \"mean_displacement\": " + jsonNumber(q.meanDisplacement);
     if (q.jointError) {
         const JointError& j = *q.jointError;
         out += ", \"joint_error\": {\"joints\": " + std::to_string(j.joints) +
-               ", \"max\": " + number(j.max) + ", \"mean\": " + number(j.mean);
+               ", \"max\": " + jsonNumber(j.max) + ", \"mean\": " + jsonNumber(j.mean);
         if (j.nonfinite > 0) out += ", \"nonfinite\": " + std::to_string(j.nonfinite);
         out += "}";
     }

@@ -1,0 +1,211 @@
+#include "broadphase/auto_broad_phase.hpp"
+
+#include <algorithm>
+
+#include "broadphase/pair_sort.hpp"
+#include "core/assert.hpp"
+#include "core/check.hpp"
+
+namespace rigid2d::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// The kinds tried, in turn. brute_force is never a contender.
+constexpr BroadPhaseType kCandidates[] = {
+    BroadPhaseType::SpatialHash, BroadPhaseType::Tree,
+    BroadPhaseType::SortedGrid,  BroadPhaseType::HierarchicalHash,
+    BroadPhaseType::Quadtree,    BroadPhaseType::SweepAndPrune,
+    BroadPhaseType::Grid};
+constexpr std::size_t kProbeEvery = 240;  ///< pair searches between two probes (4 s at 60 Hz)
+constexpr int kShadowFrames = 6;          ///< pair searches a candidate is timed over
+constexpr double kSwitchBelow = 0.8;      ///< hysteresis: the candidate must cost < 80%
+constexpr std::uint32_t kMoveSample = 16; ///< one move in this many is timed
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
+} // namespace
+
+AutoBroadPhase::AutoBroadPhase(const BroadPhaseConfig& config) : m_config(config) {
+    m_active = build(BroadPhaseType::SpatialHash);
+}
+
+AutoBroadPhase::Inner AutoBroadPhase::build(BroadPhaseType type) const {
+    Inner inner;
+    inner.type = type;
+    inner.impl = makeBroadPhase(type, m_config);
+    const auto& live = m_proxies.liveFlags();
+    const auto& boxes = m_proxies.boxes();
+    for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id)
+        if (live[id] != 0) insertInto(inner, id, boxes[id]);
+    return inner;
+}
+
+void AutoBroadPhase::insertInto(Inner& inner, std::uint32_t id, const AABB& box) const {
+    const std::uint32_t in = toIndex(inner.impl->insert(box, id));
+    if (id >= inner.innerOf.size()) inner.innerOf.resize(id + 1, kNone);
+    if (in >= inner.ourOf.size()) inner.ourOf.resize(in + 1, kNone);
+    inner.innerOf[id] = in;
+    inner.ourOf[in] = id;
+}
+
+ProxyId AutoBroadPhase::insert(const AABB& box, std::uint64_t userData) {
+    const ProxyId id = m_proxies.insert("AutoBroadPhase::insert", box, userData);
+    insertInto(m_active, toIndex(id), box);
+    if (m_probe.impl) insertInto(m_probe, toIndex(id), box);
+    return id;
+}
+
+void AutoBroadPhase::moveIn(Inner& inner, std::uint32_t id, const AABB& box, bool sample) {
+    const ProxyId in{inner.innerOf[id]};
+    if (!sample) {
+        inner.impl->move(in, box);
+        return;
+    }
+    const auto start = Clock::now();
+    inner.impl->move(in, box);
+    inner.moveMs += kMoveSample * msSince(start);
+}
+
+void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
+    m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
+    m_proxies.setBox(proxy, box);
+    const bool sample = m_moveCount++ % kMoveSample == 0;
+    moveIn(m_active, toIndex(proxy), box, sample);
+    if (m_probe.impl) moveIn(m_probe, toIndex(proxy), box, sample);
+}
+
+void AutoBroadPhase::remove(ProxyId proxy) {
+    m_proxies.checkLive("AutoBroadPhase::remove", proxy);
+    for (Inner* inner : {&m_active, &m_probe}) {
+        if (!inner->impl) continue;
+        const std::uint32_t in = inner->innerOf[toIndex(proxy)];
+        inner->impl->remove(ProxyId{in});
+        inner->ourOf[in] = kNone;
+        inner->innerOf[toIndex(proxy)] = kNone;
+    }
+    m_proxies.remove(proxy);
+}
+
+void AutoBroadPhase::searchIn(Inner& inner, std::vector<ProxyPair>& out) {
+    const auto start = Clock::now();
+    inner.impl->findPairs(m_inner);
+    out.clear();
+    out.reserve(m_inner.size());
+    for (const ProxyPair& p : m_inner) {
+        const std::uint32_t a = inner.ourOf[toIndex(p.a)], b = inner.ourOf[toIndex(p.b)];
+        out.push_back({ProxyId{std::min(a, b)}, ProxyId{std::max(a, b)}});
+    }
+    sortPairs(out, m_scratch);
+    inner.searchMs += msSince(start);
+    ++inner.frames;
+}
+
+void AutoBroadPhase::findPairs(std::vector<ProxyPair>& out) {
+    searchIn(m_active, out);
+    m_moveCount = 0;
+    if (m_probe.impl) {
+        std::vector<ProxyPair> shadow;
+        searchIn(m_probe, shadow);
+#ifdef RIGID2D_VALIDATE
+        R2D_CHECK(shadow == out, "the candidate broad phase found other pairs");
+#endif
+        if (m_probe.frames >= kShadowFrames) endProbe();
+    } else if (++m_frame % kProbeEvery == 0) {
+        startProbe();
+    }
+}
+
+void AutoBroadPhase::startProbe() {
+    BroadPhaseType type = kCandidates[m_nextProbe];
+    m_nextProbe = (m_nextProbe + 1) % std::size(kCandidates);
+    if (type == m_active.type) {
+        type = kCandidates[m_nextProbe];
+        m_nextProbe = (m_nextProbe + 1) % std::size(kCandidates);
+    }
+    m_probe = build(type);
+    // Both are timed over the same frames.
+    m_active.searchMs = m_active.moveMs = 0;
+    m_active.frames = 0;
+}
+
+void AutoBroadPhase::endProbe() {
+    const double active = (m_active.searchMs + m_active.moveMs) / std::max(m_active.frames, 1);
+    const double probe = (m_probe.searchMs + m_probe.moveMs) / std::max(m_probe.frames, 1);
+    if (probe < kSwitchBelow * active) {
+        m_active = std::move(m_probe);
+        ++m_switches;
+    }
+    m_probe = Inner{};
+}
+
+void AutoBroadPhase::switchTo(BroadPhaseType type) {
+    m_probe = Inner{};
+    m_active = build(type);
+    ++m_switches;
+}
+
+void AutoBroadPhase::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
+    requireValidBox("AutoBroadPhase::query", "region", region);
+    m_active.impl->query(region,
+                         [&](ProxyId in) { return visit(ProxyId{m_active.ourOf[toIndex(in)]}); });
+}
+
+void AutoBroadPhase::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
+                             FunctionRef<float(ProxyId)> visit) const {
+    requireFinite("AutoBroadPhase::rayCast", "origin", origin);
+    requireFinite("AutoBroadPhase::rayCast", "translation", translation);
+    require(isFinite(maxFraction) && maxFraction >= 0.0f, "AutoBroadPhase::rayCast", "maxFraction",
+            "must be finite and >= 0", maxFraction);
+    m_active.impl->rayCast(origin, translation, maxFraction,
+                           [&](ProxyId in) { return visit(ProxyId{m_active.ourOf[toIndex(in)]}); });
+}
+
+std::size_t AutoBroadPhase::pairSearchThreshold() const {
+    return m_active.impl->pairSearchThreshold();
+}
+
+BroadPhaseStats AutoBroadPhase::stats() const {
+    BroadPhaseStats s = m_active.impl->stats();
+    s.memoryBytes +=
+        m_proxies.memoryBytes() +
+        (m_active.innerOf.capacity() + m_active.ourOf.capacity()) * sizeof(std::uint32_t);
+    s.active = m_active.impl->name();
+    s.switches = m_switches;
+    return s;
+}
+
+AABB AutoBroadPhase::box(ProxyId proxy) const {
+    m_proxies.checkLive("AutoBroadPhase::box", proxy);
+    return m_proxies.box(proxy);
+}
+
+std::uint64_t AutoBroadPhase::userData(ProxyId proxy) const {
+    m_proxies.checkLive("AutoBroadPhase::userData", proxy);
+    return m_proxies.userData(proxy);
+}
+
+void AutoBroadPhase::validate() const {
+    m_proxies.validate();
+    for (const Inner* inner : {&m_active, &m_probe}) {
+        if (!inner->impl) continue;
+        inner->impl->validate();
+        R2D_CHECK(inner->impl->size() == m_proxies.size(),
+                  "an inner broad phase holds other proxies");
+        for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
+            if (!m_proxies.isLive(ProxyId{id})) continue;
+            const std::uint32_t in = inner->innerOf[id];
+            R2D_CHECK(in != kNone && inner->ourOf[in] == id, "id maps do not match");
+            R2D_CHECK(inner->impl->box(ProxyId{in}) == m_proxies.box(ProxyId{id}),
+                      "an inner box differs from ours");
+        }
+    }
+}
+
+void AutoBroadPhase::debugDraw(DebugDraw& draw) const { m_active.impl->debugDraw(draw); }
+
+} // namespace rigid2d::detail

@@ -1,0 +1,109 @@
+// The automatic broad phase: whatever kind it runs and however often it changes, it finds the
+// pairs brute_force finds, under the same ids.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "broadphase/auto_broad_phase.hpp"
+#include "broadphase/brute_force.hpp"
+#include "broadphase/scenarios.hpp"
+
+using namespace rigid2d;
+using detail::AutoBroadPhase;
+
+namespace {
+
+using test::SplitMix64;
+
+AABB randomBox(SplitMix64& rng, float extent) {
+    return test::randomBox(rng, {{0, 0}, {extent, extent}}, 0.1f, 1.5f);
+}
+
+void checkSame(AutoBroadPhase& subject, detail::BruteForce& reference) {
+    std::vector<ProxyPair> got, expected;
+    subject.findPairs(got);
+    reference.findPairs(expected);
+    REQUIRE(got == expected);
+    subject.validate();
+}
+
+} // namespace
+
+TEST_CASE("auto: switching kinds mid-run keeps every id and finds the brute-force pairs") {
+    AutoBroadPhase subject({});
+    detail::BruteForce reference;
+    SplitMix64 rng(7);
+    std::vector<ProxyId> ids;
+    for (int i = 0; i < 300; ++i) {
+        const AABB box = randomBox(rng, 40);
+        const ProxyId id = subject.insert(box, 1000u + static_cast<unsigned>(i));
+        REQUIRE(id == reference.insert(box, 0));
+        ids.push_back(id);
+    }
+    const BroadPhaseType kinds[] = {BroadPhaseType::Tree,       BroadPhaseType::SortedGrid,
+                                    BroadPhaseType::Quadtree,   BroadPhaseType::SweepAndPrune,
+                                    BroadPhaseType::Grid,       BroadPhaseType::HierarchicalHash,
+                                    BroadPhaseType::SpatialHash};
+    std::size_t switches = 0;
+    for (const BroadPhaseType kind : kinds) {
+        // Holes in the ids before the switch: the new kind must still answer with our ids.
+        for (int k = 0; k < 20; ++k) {
+            const std::size_t at = rng.below(static_cast<std::uint32_t>(ids.size()));
+            subject.remove(ids[at]);
+            reference.remove(ids[at]);
+            const AABB box = randomBox(rng, 40);
+            ids[at] = subject.insert(box, 7);
+            REQUIRE(ids[at] == reference.insert(box, 7));
+        }
+        subject.switchTo(kind);
+        ++switches;
+        CHECK_UNARY(subject.active() == kind);
+        CHECK(std::string(subject.stats().active) == std::string(toString(kind)));
+        CHECK(subject.stats().switches == switches);
+        for (int frame = 0; frame < 3; ++frame) {
+            for (const ProxyId id : ids) {
+                const AABB box = randomBox(rng, 40);
+                subject.move(id, box);
+                reference.move(id, box);
+            }
+            checkSame(subject, reference);
+        }
+        CHECK(subject.box(ids[0]) == reference.box(ids[0]));
+        std::vector<ProxyId> inRegion, expected;
+        const AABB region{{10, 10}, {20, 20}};
+        subject.query(region, [&](ProxyId id) { return inRegion.push_back(id), true; });
+        reference.query(region, [&](ProxyId id) { return expected.push_back(id), true; });
+        std::sort(inRegion.begin(), inRegion.end());
+        CHECK(inRegion == expected);
+    }
+}
+
+TEST_CASE("auto: its own probes and switches never change the pairs") {
+    // Long enough for several probes (one every 240 searches) on a workload that changes midway
+    // from a sparse spread to a dense pile.
+    AutoBroadPhase subject({});
+    detail::BruteForce reference;
+    SplitMix64 rng(11);
+    std::vector<ProxyId> ids;
+    for (int i = 0; i < 200; ++i) {
+        const AABB box = randomBox(rng, 400);
+        ids.push_back(subject.insert(box, 0));
+        REQUIRE(ids.back() == reference.insert(box, 0));
+    }
+    for (int frame = 0; frame < 1000; ++frame) {
+        const float extent = frame < 500 ? 400.0f : 15.0f;
+        for (std::size_t i = 0; i < ids.size(); i += 3) {
+            const AABB box = randomBox(rng, extent);
+            subject.move(ids[i], box);
+            reference.move(ids[i], box);
+        }
+        std::vector<ProxyPair> got, expected;
+        subject.findPairs(got);
+        reference.findPairs(expected);
+        REQUIRE(got == expected);
+    }
+    subject.validate();
+    CHECK_FALSE(subject.stats().active.empty());
+}
