@@ -58,8 +58,9 @@ inline constexpr BroadPhaseType kAllBroadPhaseTypes[] = {
 /// Tuning of the built-in broad phases. Every field has a working default.
 struct BroadPhaseConfig {
     /// grid: the region covered by the dense cell array, metres. Proxies partly or wholly outside
-    /// go to an overflow list and are still found; a good bound keeps that list short.
-    /// Each axis must span at most FLT_MAX.
+    /// go to an overflow list and are still found; when more than an eighth of them are outside,
+    /// the grid widens its region to hold them all (coarser cells if maxGridCells requires).
+    /// Each axis must span at most FLT_MAX (a widened region is kept within that too).
     AABB worldBounds{{-1000.0f, -1000.0f}, {1000.0f, 1000.0f}};
     /// grid, spatial_hash, sorted_grid: cell edge in metres. 0 = automatic: about four (grid) or two
     /// (spatial_hash, sorted_grid) times the median proxy extent, re-derived when the sizes

@@ -216,9 +216,11 @@ void UniformGrid::assignOffsets(std::size_t touched) {
 void UniformGrid::file() {
     // Pass 1, count (and the size histogram); re-count once if the sizes drifted.
     std::size_t touched = countCells();
-    if (!m_fixedCellSize && m_sizes.drifted(m_sizeReference)) {
-        m_sizeReference = m_sizes.medianHalfExtent();
-        configure(autoCellSize(m_sizeReference, kAutoCellFactor));
+    const bool drifted = !m_fixedCellSize && m_sizes.drifted(m_sizeReference);
+    if (drifted) m_sizeReference = m_sizes.medianHalfExtent();
+    const bool grew = growToOutliers();
+    if (drifted || grew) {
+        configure(drifted ? autoCellSize(m_sizeReference, kAutoCellFactor) : m_mapping.size());
         touched = countCells();
     }
     assignOffsets(touched);
@@ -405,6 +407,24 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
     return std::size_t{n} * (n - 1) / 2;
 }
 
+// Many proxies outside the region would leave the grid doing the work of a sweep: the region
+// grows to hold them all instead (never shrinks, so it does not oscillate), the cells coarsening
+// if maxGridCells demands it. Regions wider than a float can hold are left as they are.
+bool UniformGrid::growToOutliers() {
+    if (m_overflow.size() <= std::max<std::size_t>(256, m_proxies.size() / 8)) return false;
+    // (called from file() after counting: m_overflow is this filing's)
+    AABB all = m_bounds;
+    const auto& live = m_proxies.liveFlags();
+    const auto& boxes = m_proxies.boxes();
+    for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id)
+        if (live[id] != 0) all = combine(all, boxes[id]);
+    const double width = double{all.upper.x} - double{all.lower.x};
+    const double height = double{all.upper.y} - double{all.lower.y};
+    if (!(width <= 1e30 && height <= 1e30) || all == m_bounds) return false;
+    m_bounds = all;
+    return true;
+}
+
 void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
     out.clear();
     // Already filed when a query came after the last change (m_order is rebuilt below anyway).
@@ -428,22 +448,32 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
     m_order.resize(m_ordered);
     m_order.insert(m_order.end(), m_overflow.begin(), m_overflow.end());
     // Overflow proxies: against the entries of the cells their box covers (the ownership rule
-    // with the clamped mapping keeps each pair once), then against each other.
+    // with the clamped mapping keeps each pair once), then against each other by a sweep along
+    // x, so that many proxies outside the bounds cost O(n log n + pairs), not all pairs.
     const auto& boxes = m_proxies.boxes();
-    for (std::size_t i = 0; i < m_overflow.size(); ++i) {
-        const std::uint32_t id = m_overflow[i];
+    for (const std::uint32_t id : m_overflow) {
         const AABB& box = boxes[id];
-        if (overlaps(box, m_bounds)) {
-            forEachCell(m_mapping.rangeOf(box), [&](std::int32_t x, std::int32_t y) {
-                const std::size_t cell = cellIndex(x, y);
-                if (m_count[cell] != 0)
-                    tests += boxAgainstEntries(&m_entries[m_begin[cell]], m_count[cell], x, y,
-                                               m_mapping, id, box, out);
-            });
-        }
-        for (std::size_t j = i + 1; j < m_overflow.size(); ++j) {
+        if (!overlaps(box, m_bounds)) continue;
+        forEachCell(m_mapping.rangeOf(box), [&](std::int32_t x, std::int32_t y) {
+            const std::size_t cell = cellIndex(x, y);
+            if (m_count[cell] != 0)
+                tests += boxAgainstEntries(&m_entries[m_begin[cell]], m_count[cell], x, y,
+                                           m_mapping, id, box, out);
+        });
+    }
+    m_overflowSweep.assign(m_overflow.begin(), m_overflow.end());
+    std::sort(m_overflowSweep.begin(), m_overflowSweep.end(),
+              [&](std::uint32_t a, std::uint32_t b) {
+                  return boxes[a].lower.x < boxes[b].lower.x ||
+                         (boxes[a].lower.x == boxes[b].lower.x && a < b);
+              });
+    for (std::size_t i = 0; i < m_overflowSweep.size(); ++i) {
+        const AABB& box = boxes[m_overflowSweep[i]];
+        for (std::size_t j = i + 1;
+             j < m_overflowSweep.size() && boxes[m_overflowSweep[j]].lower.x <= box.upper.x; ++j) {
             ++tests;
-            if (overlaps(box, boxes[m_overflow[j]])) out.push_back(orderedPair(id, m_overflow[j]));
+            if (overlaps(box, boxes[m_overflowSweep[j]]))
+                out.push_back(orderedPair(m_overflowSweep[i], m_overflowSweep[j]));
         }
     }
     m_overlapTests = tests;

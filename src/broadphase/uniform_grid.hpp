@@ -16,7 +16,7 @@
 //   pairs:   for each occupied cell with >= 2 entries, test its pairs; keep those whose
 //            intersection's lower-left corner lies in this cell (each pair once, no set)
 //   overflow: proxies not entirely inside the bounds, against the cells their box covers, and
-//            against each other
+//            against each other by a sweep along x (no all-pairs cliff when many are outside)
 //
 // Memory stays in spatial order between frames: file() visits the proxies in the order of the
 // previous filing (by the cell of their lower-left corner), not by id, so its counting and
@@ -74,6 +74,9 @@ private:
     /// Lays out cells of at least `cellSize` (grown to fit maxGridCells); entries become stale
     /// until the next file().
     void configure(float cellSize);
+    /// Widens m_bounds to every proxy when too many lie outside it (file() then reconfigures);
+    /// true if it did.
+    bool growToOutliers();
     /// Pass 1 of file(): counts per cell, overflow list, visits, size histogram. Returns how
     /// many cells of m_touched became occupied.
     std::size_t countCells();
@@ -157,7 +160,8 @@ private:
     };
     std::vector<Visit> m_visits;  ///< file() scratch: the proxies to scatter, in visiting order
     std::size_t m_visitCount = 0; ///< the part of m_visits the last count filled
-    std::vector<std::uint32_t> m_overflow; ///< live, clean proxies not inside the bounds
+    std::vector<std::uint32_t> m_overflow;      ///< live, clean proxies not inside the bounds
+    std::vector<std::uint32_t> m_overflowSweep; ///< findPairs scratch: overflow by lower x
     // Every proxy live at the last file(), in the order of its lower-left cell then; a proxy
     // inserted since is not in it (m_inOrder[id] == 0) and is visited from the dirty list.
     std::vector<std::uint32_t> m_order;

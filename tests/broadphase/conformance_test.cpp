@@ -467,6 +467,12 @@ TEST_CASE("broad phases: proxies outside a grid's bounds equal brute_force") {
                         {smallBoundsConfig()});
 }
 
+TEST_CASE("broad phases: thousands of proxies outside a grid's bounds equal brute_force") {
+    // Enough outside for the grid to widen its region rather than sweep its overflow.
+    runSceneForAllTypes([](SplitMix64& rng) { return test::outsideBoundsScene(rng, 3000); },
+                        {smallBoundsConfig()});
+}
+
 TEST_CASE("broad phases: 10000-step insert/move/remove churn with id reuse equals brute_force") {
     for (BroadPhaseType type : kAllBroadPhaseTypes) {
         auto subject = makeOrSkip(type, smallBoundsConfig());
