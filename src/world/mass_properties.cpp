@@ -57,8 +57,8 @@ constexpr double kLargest = 1e36;
 // The float sums are the ones the world has always used (existing scenes keep their exact
 // states); the double ones decide whether the float results are usable, with room to spare for
 // the float intermediates.
-MassData WorldState::massOf(const Body& body, const Shape* extra) const {
-    MassData out;
+BodyMass WorldState::massOf(const Body& body, const Shape* extra) const {
+    BodyMass out;
     double mass = 0.0, inertiaAtOrigin = 0.0, mx = 0.0, my = 0.0;
     float massF = 0.0f, inertiaAtOriginF = 0.0f;
     Vec2 momentF{};
@@ -137,7 +137,7 @@ void WorldState::updateMass(Body& body) {
     }
     // Every shape was checked against massOf before it was attached, and removing shapes only
     // lowers the sums: the result is usable.
-    const MassData data = massOf(body, nullptr);
+    const BodyMass data = massOf(body, nullptr);
     body.mass = data.mass;
     body.invMass = data.invMass;
     body.inertia = data.inertia;

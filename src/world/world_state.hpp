@@ -38,7 +38,7 @@ inline constexpr float kVelocityBound = 1e18f;
 
 /// A dynamic body's mass properties as derived from its shapes. `usable` is false when they would
 /// not be finite floats (the shape that would cause it is refused).
-struct MassData {
+struct BodyMass {
     float mass = 0.0f, invMass = 0.0f;
     float inertia = 0.0f, invInertia = 0.0f;
     Vec2 localCenter{};
@@ -122,7 +122,7 @@ struct WorldState {
 
     // --- bodies and shapes (mass_properties.cpp)
     /// The mass properties of `body` with its shapes plus `extra` (if not null).
-    [[nodiscard]] MassData massOf(const Body& body, const Shape* extra) const;
+    [[nodiscard]] BodyMass massOf(const Body& body, const Shape* extra) const;
     void updateMass(Body& body);
     /// Refuses (naming `function`, `field`) a shape whose size, offset or mass is outside the
     /// limits of types.hpp, or whose bounds could overflow a float with its body at `position`.
