@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "broadphase/geometry.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
 
@@ -58,6 +59,16 @@ void ProxyTable::validate() const {
         R2D_CHECK(index < m_live.size() && m_live[index] == 0, "free id is live");
     for (std::size_t i = 0; i < m_live.size(); ++i) {
         if (m_live[i] != 0) R2D_CHECK(isValid(m_boxes[i]), "stored box is invalid");
+    }
+}
+
+void ProxyTable::rayCastAll(Vec2 origin, Vec2 translation, float maxFraction,
+                            FunctionRef<float(ProxyId)> visit) const {
+    for (std::uint32_t i = 0; i < capacity(); ++i) {
+        if (m_live[i] == 0 || !segmentTouchesBox(origin, translation, maxFraction, m_boxes[i]))
+            continue;
+        maxFraction = visit(ProxyId{i});
+        if (maxFraction <= 0.0f) return;
     }
 }
 

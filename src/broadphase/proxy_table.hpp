@@ -45,6 +45,10 @@ public:
     [[nodiscard]] const std::vector<AABB>& boxes() const noexcept { return m_boxes; }
     [[nodiscard]] const std::vector<std::uint8_t>& liveFlags() const noexcept { return m_live; }
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
+    /// The exhaustive ray cast: every live proxy's box against the segment, in id order, with
+    /// the contract's maxFraction updates (the caller has checked the arguments).
+    void rayCastAll(Vec2 origin, Vec2 translation, float maxFraction,
+                    FunctionRef<float(ProxyId)> visit) const;
     /// Checks the free list against the live flags.
     void validate() const;
 

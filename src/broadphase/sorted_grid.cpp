@@ -208,14 +208,7 @@ void SortedGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
     requireFinite("SortedGrid::rayCast", "translation", translation);
     require(isFinite(maxFraction) && maxFraction >= 0.0f, "SortedGrid::rayCast", "maxFraction",
             "must be finite and >= 0", maxFraction);
-    const auto& boxes = m_proxies.boxes();
-    const auto& live = m_proxies.liveFlags();
-    for (std::uint32_t i = 0; i < m_proxies.capacity(); ++i) {
-        if (live[i] == 0 || !segmentTouchesBox(origin, translation, maxFraction, boxes[i]))
-            continue;
-        maxFraction = visit(ProxyId{i});
-        if (maxFraction <= 0.0f) return;
-    }
+    m_proxies.rayCastAll(origin, translation, maxFraction, visit);
 }
 
 BroadPhaseStats SortedGrid::stats() const {
