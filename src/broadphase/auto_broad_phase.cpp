@@ -16,21 +16,36 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// The kinds tried, in turn. brute_force is never a contender.
+// What reading the clock twice costs by itself (the least of a few tries): a timed move lasts
+// little more than that, so it is taken off each sample.
+double clockCostMs() {
+    static const double cost = [] {
+        double least = 1e9;
+        for (int i = 0; i < 64; ++i) least = std::min(least, msSince(Clock::now()));
+        return least;
+    }();
+    return cost;
+}
+
+// The kinds tried, in turn, the usual winners first. brute_force is never a contender.
 constexpr BroadPhaseType kCandidates[] = {
-    BroadPhaseType::SpatialHash, BroadPhaseType::Tree,
-    BroadPhaseType::SortedGrid,  BroadPhaseType::HierarchicalHash,
-    BroadPhaseType::Quadtree,    BroadPhaseType::SweepAndPrune,
-    BroadPhaseType::Grid};
-constexpr std::size_t kProbeEvery = 240;  ///< pair searches between two probes (4 s at 60 Hz)
+    BroadPhaseType::Grid,       BroadPhaseType::HierarchicalHash, BroadPhaseType::SortedGrid,
+    BroadPhaseType::Tree,       BroadPhaseType::SweepAndPrune,    BroadPhaseType::Quadtree,
+    BroadPhaseType::SpatialHash};
+// Probes start early (a short run should still find its kind) and then space out, doubling up
+// to one every 240 pair searches (4 s at 60 Hz) for workloads that change later.
+constexpr std::size_t kFirstProbe = 16;
+constexpr std::size_t kMaxProbeGap = 240;
 constexpr int kShadowFrames = 6;          ///< pair searches a candidate is timed over
 constexpr double kSwitchBelow = 0.8;      ///< hysteresis: the candidate must cost < 80%
+constexpr double kGiveUpAbove = 2.0;      ///< a candidate costing twice as much is dropped at once
 constexpr std::uint32_t kMoveSample = 16; ///< one move in this many is timed
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
 } // namespace
 
-AutoBroadPhase::AutoBroadPhase(const BroadPhaseConfig& config) : m_config(config) {
+AutoBroadPhase::AutoBroadPhase(const BroadPhaseConfig& config)
+    : m_config(config), m_nextProbeAt(kFirstProbe), m_probeGap(kFirstProbe) {
     m_active = build(BroadPhaseType::SpatialHash);
 }
 
@@ -68,7 +83,7 @@ void AutoBroadPhase::moveIn(Inner& inner, std::uint32_t id, const AABB& box, boo
     }
     const auto start = Clock::now();
     inner.impl->move(in, box);
-    inner.moveMs += kMoveSample * msSince(start);
+    inner.moveMs += kMoveSample * std::max(0.0, msSince(start) - clockCostMs());
 }
 
 void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
@@ -114,8 +129,12 @@ void AutoBroadPhase::findPairs(std::vector<ProxyPair>& out) {
 #ifdef RIGID2D_VALIDATE
         R2D_CHECK(shadow == out, "the candidate broad phase found other pairs");
 #endif
-        if (m_probe.frames >= kShadowFrames) endProbe();
-    } else if (++m_frame % kProbeEvery == 0) {
+        const double probeCost = m_probe.searchMs + m_probe.moveMs;
+        const double activeCost = m_active.searchMs + m_active.moveMs;
+        if (m_probe.frames >= kShadowFrames ||
+            (m_probe.frames >= 2 && probeCost > kGiveUpAbove * activeCost))
+            endProbe();
+    } else if (++m_frame >= m_nextProbeAt) {
         startProbe();
     }
 }
@@ -128,6 +147,9 @@ void AutoBroadPhase::startProbe() {
         m_nextProbe = (m_nextProbe + 1) % std::size(kCandidates);
     }
     m_probe = build(type);
+    // One untimed search first: a structure's first search allocates and lays out its memory,
+    // which would count against it otherwise.
+    m_probe.impl->findPairs(m_inner);
     // Both are timed over the same frames.
     m_active.searchMs = m_active.moveMs = 0;
     m_active.frames = 0;
@@ -141,6 +163,8 @@ void AutoBroadPhase::endProbe() {
         ++m_switches;
     }
     m_probe = Inner{};
+    m_probeGap = std::min(2 * m_probeGap, kMaxProbeGap);
+    m_nextProbeAt = m_frame + m_probeGap;
 }
 
 void AutoBroadPhase::switchTo(BroadPhaseType type) {

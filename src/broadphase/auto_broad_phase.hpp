@@ -2,7 +2,9 @@
 // The automatic broad phase ("auto"): every built-in kind finds the same pairs, so the world may
 // change kinds at any step without changing a single result. This one does so by measurement: it
 // runs one kind, and every so often builds another beside it, feeds it the same moves for a few
-// frames ("shadowing") and times both; the candidate takes over when it is clearly cheaper. Ids
+// frames ("shadowing") and times both; the candidate takes over when it is clearly cheaper.
+// Probes come early, then ever less often; a candidate clearly worse is dropped after one search,
+// so a probe costs about one extra search. Ids
 // are this class's own: each inner kind's ids are mapped to them, so a switch changes no id.
 
 #include <chrono>
@@ -63,8 +65,10 @@ private:
     BroadPhaseConfig m_config;
     ProxyTable m_proxies;
     Inner m_active;
-    Inner m_probe; ///< the candidate being shadowed, when impl is set
-    std::size_t m_frame = 0;
+    Inner m_probe;               ///< the candidate being shadowed, when impl is set
+    std::size_t m_frame = 0;     ///< pair searches so far
+    std::size_t m_nextProbeAt;   ///< the pair search that starts the next probe
+    std::size_t m_probeGap;      ///< searches between probes, doubling up to a bound
     std::size_t m_nextProbe = 0; ///< index into kCandidates
     std::size_t m_switches = 0;
     std::uint32_t m_moveCount = 0; ///< moves since the last findPairs, for the sampling
