@@ -1,0 +1,189 @@
+#include "narrowphase/collide_polygons.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rigid2d::detail {
+namespace {
+
+// B's reference face wins only when it separates by this much more than A's (a tenth of the
+// linear slop), so nearly equal faces do not swap from step to step and the ids stay put.
+constexpr float kReferenceFaceTolerance = 0.1f * 0.005f;
+
+struct FaceSeparation {
+    float separation;
+    int edge;
+};
+
+// Largest separation of `other` along one of `poly`'s edge normals (cores only).
+FaceSeparation maxSeparation(const Polygon& poly, const Polygon& other) {
+    FaceSeparation best{-INFINITY, 0};
+    for (int i = 0; i < poly.count; ++i) {
+        float s = INFINITY;
+        for (int j = 0; j < other.count; ++j) {
+            s = std::min(s, dot(poly.normals[i], other.vertices[j] - poly.vertices[i]));
+        }
+        if (s > best.separation) {
+            best = {s, i};
+        }
+    }
+    return best;
+}
+
+Polygon intoFrame(const Polygon& p, const Transform& from, const Transform& to) {
+    Polygon out = p;
+    for (int i = 0; i < p.count; ++i) {
+        out.vertices[i] = invTransformPoint(to, transformPoint(from, p.vertices[i]));
+        out.normals[i] = invRotate(to.q, rotate(from.q, p.normals[i]));
+    }
+    out.centroid = invTransformPoint(to, transformPoint(from, p.centroid));
+    return out;
+}
+
+struct SegmentClosest {
+    float s, t; // parameters on the first and second segment, in [0, 1]
+};
+
+// Closest points of segments p1 + s (q1 - p1) and p2 + t (q2 - p2).
+SegmentClosest closestOnSegments(Vec2 p1, Vec2 q1, Vec2 p2, Vec2 q2) {
+    const Vec2 d1 = q1 - p1;
+    const Vec2 d2 = q2 - p2;
+    const Vec2 r = p1 - p2;
+    const float a = dot(d1, d1);
+    const float e = dot(d2, d2);
+    const float f = dot(d2, r);
+    const float c = dot(d1, r);
+    const float b = dot(d1, d2);
+    const float denom = a * e - b * b;
+    float s = denom > 1e-12f * a * e ? std::clamp((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+    float t = (b * s + f) / e;
+    if (t < 0.0f) {
+        t = 0.0f;
+        s = std::clamp(-c / a, 0.0f, 1.0f);
+    } else if (t > 1.0f) {
+        t = 1.0f;
+        s = std::clamp((b - c) / a, 0.0f, 1.0f);
+    }
+    return {s, t};
+}
+
+void addPoint(Manifold& m, Vec2 point, float separation, std::uint16_t id) {
+    ManifoldPoint& mp = m.points[m.pointCount++];
+    mp.point = point;
+    mp.separation = separation;
+    mp.id = id;
+}
+
+// Everything in A's frame; `flip` says the reference polygon is B. Fills the normal in the
+// reference polygon's direction (towards the incident one) and the points in A's frame.
+Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& inc, bool flip,
+                              bool coresSeparated, float speculative) {
+    Manifold m;
+    const float radius = ref.radius + inc.radius;
+    const Vec2 n = ref.normals[refEdge];
+    int incEdge = 0;
+    float most = INFINITY;
+    for (int j = 0; j < inc.count; ++j) {
+        const float d = dot(n, inc.normals[j]);
+        if (d < most) {
+            most = d;
+            incEdge = j;
+        }
+    }
+    const int refNext = refEdge + 1 < ref.count ? refEdge + 1 : 0;
+    const int incNext = incEdge + 1 < inc.count ? incEdge + 1 : 0;
+    const Vec2 v11 = ref.vertices[refEdge];
+    const Vec2 v12 = ref.vertices[refNext];
+    const Vec2 v21 = inc.vertices[incEdge];
+    const Vec2 v22 = inc.vertices[incNext];
+    const std::uint16_t flag = flip ? kFeatureReferenceOnB : 0;
+
+    if (coresSeparated) {
+        // Corner against corner: the face normal is not the direction between the closest
+        // features, which rounded corners need to meet correctly.
+        const SegmentClosest sc = closestOnSegments(v11, v12, v21, v22);
+        const bool cornerA = sc.s == 0.0f || sc.s == 1.0f;
+        const bool cornerB = sc.t == 0.0f || sc.t == 1.0f;
+        const Vec2 p1 = v11 + sc.s * (v12 - v11);
+        const Vec2 p2 = v21 + sc.t * (v22 - v21);
+        const Vec2 d = p2 - p1;
+        // Corners right above each other (aligned boxes) are a face contact: two points.
+        const bool offset = std::fabs(cross(d, n)) > kReferenceFaceTolerance;
+        if (cornerA && cornerB && offset) {
+            const float dist = std::sqrt(dot(d, d));
+            if (dist > 1e-9f) {
+                const float separation = dist - radius;
+                if (separation > speculative) {
+                    return m;
+                }
+                m.normal = d / dist;
+                const Vec2 mid = 0.5f * (p1 + ref.radius * m.normal + p2 - inc.radius * m.normal);
+                const int refVertex = sc.s == 0.0f ? refEdge : refNext;
+                const int incVertex = sc.t == 0.0f ? incEdge : incNext;
+                addPoint(m, mid, separation,
+                         static_cast<std::uint16_t>(flag | refVertex << 8 | incVertex));
+                return m;
+            }
+        }
+    }
+
+    m.normal = n;
+    const Vec2 tangent = (v12 - v11) / std::sqrt(dot(v12 - v11, v12 - v11));
+    const float length = dot(tangent, v12 - v11);
+    const float s1 = dot(tangent, v21 - v11);
+    const float s2 = dot(tangent, v22 - v11);
+    float uLow = 0.0f;
+    float uHigh = 1.0f;
+    if (std::fabs(s2 - s1) > 1e-9f) {
+        const float ua = (0.0f - s1) / (s2 - s1);
+        const float ub = (length - s1) / (s2 - s1);
+        uLow = std::max(0.0f, std::min(ua, ub));
+        uHigh = std::min(1.0f, std::max(ua, ub));
+        if (uLow > uHigh) {
+            return m;
+        }
+    }
+    const Vec2 clipped[2] = {v21 + uLow * (v22 - v21), v21 + uHigh * (v22 - v21)};
+    const int incVertex[2] = {incEdge, incNext};
+    for (int k = 0; k < 2; ++k) {
+        const float depth = dot(n, clipped[k] - v11);
+        const float separation = depth - radius;
+        if (separation > speculative) {
+            continue;
+        }
+        const Vec2 onRef = clipped[k] + (ref.radius - depth) * n;
+        const Vec2 onInc = clipped[k] - inc.radius * n;
+        addPoint(m, 0.5f * (onRef + onInc), separation,
+                 static_cast<std::uint16_t>(flag | refEdge << 8 | incVertex[k]));
+    }
+    return m;
+}
+
+} // namespace
+
+Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
+                         const Transform& xfB, float speculativeDistance) noexcept {
+    const Polygon localB = intoFrame(b, xfB, xfA);
+    const FaceSeparation faceA = maxSeparation(a, localB);
+    const FaceSeparation faceB = maxSeparation(localB, a);
+    const float radius = a.radius + b.radius;
+    if (std::max(faceA.separation, faceB.separation) > speculativeDistance + radius) {
+        return {};
+    }
+    const bool flip = faceB.separation > faceA.separation + kReferenceFaceTolerance;
+    const float coreSeparation = flip ? faceB.separation : faceA.separation;
+    Manifold m = flip ? clipAgainstReference(localB, faceB.edge, a, true, coreSeparation > 0.0f,
+                                             speculativeDistance)
+                      : clipAgainstReference(a, faceA.edge, localB, false, coreSeparation > 0.0f,
+                                             speculativeDistance);
+    m.normal = rotate(xfA.q, flip ? -m.normal : m.normal);
+    for (int k = 0; k < m.pointCount; ++k) {
+        m.points[k].point = transformPoint(xfA, m.points[k].point);
+    }
+    if (m.pointCount == 0) {
+        return {};
+    }
+    return m;
+}
+
+} // namespace rigid2d::detail

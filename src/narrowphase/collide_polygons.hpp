@@ -1,0 +1,22 @@
+#pragma once
+// Contact manifolds between convex polygons that turn with their bodies, optionally rounded, and
+// between such polygons and circles. Pure functions of the shapes and their transforms; capsules
+// and segments enter as two-vertex polygons (makeCapsulePolygon, makeSegmentPolygon).
+
+#include "geometry/rot.hpp"
+#include "narrowphase/manifold.hpp"
+#include "rigid2d/types.hpp"
+
+namespace rigid2d::detail {
+
+/// Set in a feature id when the reference face belongs to B, so the ids of the two choices of
+/// reference face never collide.
+inline constexpr std::uint16_t kFeatureReferenceOnB = 0x8000u;
+
+/// Separating axis over both polygons' edge normals, reference face clipping, at most two points.
+/// The normal points from A to B in the world frame; points whose separation (between the rounded
+/// surfaces) exceeds `speculativeDistance` are dropped.
+[[nodiscard]] Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
+                                       const Transform& xfB, float speculativeDistance) noexcept;
+
+} // namespace rigid2d::detail

@@ -1,0 +1,170 @@
+// Polygon, capsule, segment and circle manifolds against hand-computed geometry: normals from A to
+// B, separations between the rounded surfaces, midpoints, speculative reach, symmetry under
+// swapping A and B, and feature ids that survive small motions.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "narrowphase/collide_polygons.hpp"
+#include "rigid2d/geometry.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::detail;
+
+namespace {
+constexpr float kPi = 3.14159265f;
+constexpr float kHalfDiagonal = 0.70710678f; // corner of a unit box turned 45 degrees
+
+Transform at(Vec2 p, float angle = 0.0f) { return {p, makeRot(angle)}; }
+
+std::vector<float> separations(const Manifold& m) {
+    std::vector<float> s;
+    for (int k = 0; k < m.pointCount; ++k) {
+        s.push_back(m.points[k].separation);
+    }
+    std::sort(s.begin(), s.end());
+    return s;
+}
+
+std::vector<int> ids(const Manifold& m) {
+    std::vector<int> s;
+    for (int k = 0; k < m.pointCount; ++k) {
+        s.push_back(m.points[k].id);
+    }
+    std::sort(s.begin(), s.end());
+    return s;
+}
+
+std::vector<float> xs(const Manifold& m) {
+    std::vector<float> s;
+    for (int k = 0; k < m.pointCount; ++k) {
+        s.push_back(m.points[k].point.x);
+    }
+    std::sort(s.begin(), s.end());
+    return s;
+}
+
+Polygon rounded(Vec2 halfExtents, float radius) {
+    Polygon p = makeBox(halfExtents);
+    p.radius = radius;
+    return p;
+}
+} // namespace
+
+TEST_CASE("polygons: two unit boxes resting face on face") {
+    const Polygon box = makeBox({0.5f, 0.5f});
+    const Manifold m = collidePolygons(box, at({0, 0}), box, at({0, 0.99f}), 0.0f);
+    REQUIRE(m.pointCount == 2);
+    CHECK(m.normal.x == doctest::Approx(0.0f));
+    CHECK(m.normal.y == doctest::Approx(1.0f));
+    for (int k = 0; k < 2; ++k) {
+        CHECK(m.points[k].separation == doctest::Approx(-0.01f).epsilon(1e-3));
+        CHECK(m.points[k].point.y == doctest::Approx(0.495f));
+    }
+    const std::vector<float> x = xs(m);
+    CHECK(x[0] == doctest::Approx(-0.5f));
+    CHECK(x[1] == doctest::Approx(0.5f));
+    CHECK(m.points[0].id != m.points[1].id);
+}
+
+TEST_CASE("polygons: a box turned 45 degrees with a corner 0.05 into a flat box") {
+    const Polygon ground = makeBox({2.0f, 0.5f});
+    const Polygon box = makeBox({0.5f, 0.5f});
+    const Transform xfB = at({0, 0.5f + kHalfDiagonal - 0.05f}, 0.25f * kPi);
+    const Manifold m = collidePolygons(ground, at({0, 0}), box, xfB, 0.0f);
+    REQUIRE(m.pointCount == 1);
+    CHECK(m.normal.y == doctest::Approx(1.0f));
+    CHECK(m.points[0].separation == doctest::Approx(-0.05f).epsilon(1e-3));
+    CHECK(m.points[0].point.x == doctest::Approx(0.0f).epsilon(1e-5));
+    CHECK(m.points[0].point.y == doctest::Approx(0.475f));
+
+    // The same box's corner turned into the ground through B's transform or its own vertices.
+    const Polygon turned = makeBox({0.5f, 0.5f}, {0, 0}, 0.25f * kPi);
+    const Manifold same = collidePolygons(ground, at({0, 0}), turned, at(xfB.p), 0.0f);
+    REQUIRE(same.pointCount == 1);
+    CHECK(same.points[0].separation == doctest::Approx(-0.05f).epsilon(1e-3));
+}
+
+TEST_CASE("polygons: rounded boxes face to face and corner to corner") {
+    // Cores of half 0.4 rounded by 0.1: surfaces of half 0.5.
+    const Polygon box = rounded({0.4f, 0.4f}, 0.1f);
+    const Manifold face = collidePolygons(box, at({0, 0}), box, at({0, 0.99f}), 0.0f);
+    REQUIRE(face.pointCount == 2);
+    CHECK(face.normal.y == doctest::Approx(1.0f));
+    for (int k = 0; k < 2; ++k) {
+        CHECK(face.points[k].separation == doctest::Approx(-0.01f).epsilon(1e-3));
+        CHECK(face.points[k].point.y == doctest::Approx(0.495f));
+    }
+
+    // Core corners (0.4, 0.4) and (0.5, 0.5): 0.1 sqrt 2 apart, radii 0.2 in all.
+    const Manifold corner = collidePolygons(box, at({0, 0}), box, at({0.9f, 0.9f}), 0.0f);
+    REQUIRE(corner.pointCount == 1);
+    CHECK(corner.normal.x == doctest::Approx(kHalfDiagonal));
+    CHECK(corner.normal.y == doctest::Approx(kHalfDiagonal));
+    CHECK(corner.points[0].separation == doctest::Approx(0.14142136f - 0.2f));
+    CHECK(corner.points[0].point.x == doctest::Approx(0.45f));
+    CHECK(corner.points[0].point.y == doctest::Approx(0.45f));
+
+    // Corners 0.3 sqrt 2 apart: the rounded surfaces are 0.224 apart, beyond the margin.
+    CHECK(collidePolygons(box, at({0, 0}), box, at({1.1f, 1.1f}), 0.1f).pointCount == 0);
+}
+
+TEST_CASE("polygons: speculative points within the margin only") {
+    const Polygon box = makeBox({0.5f, 0.5f});
+    const Manifold near = collidePolygons(box, at({0, 0}), box, at({0, 1.02f}), 0.04f);
+    REQUIRE(near.pointCount == 2);
+    for (int k = 0; k < 2; ++k) {
+        CHECK(near.points[k].separation == doctest::Approx(0.02f).epsilon(1e-3));
+    }
+    CHECK(collidePolygons(box, at({0, 0}), box, at({0, 1.1f}), 0.04f).pointCount == 0);
+}
+
+TEST_CASE("polygons: swapping A and B keeps separations and turns the normal") {
+    const Polygon ground = makeBox({2.0f, 0.5f});
+    const Polygon box = makeBox({0.5f, 0.5f});
+    const Transform xfG = at({0.1f, -0.2f}, 0.1f);
+    const Transform cases[] = {at({0.2f, 0.75f}, 0.1f), at({0.3f, 0.9f}, 0.9f),
+                               at({-1.5f, 0.7f}, 0.3f)};
+    for (const Transform& xfB : cases) {
+        const Manifold ab = collidePolygons(ground, xfG, box, xfB, 0.01f);
+        const Manifold ba = collidePolygons(box, xfB, ground, xfG, 0.01f);
+        REQUIRE(ab.pointCount > 0);
+        REQUIRE(ab.pointCount == ba.pointCount);
+        CHECK(ab.normal.x == doctest::Approx(-ba.normal.x));
+        CHECK(ab.normal.y == doctest::Approx(-ba.normal.y));
+        const std::vector<float> sab = separations(ab);
+        const std::vector<float> sba = separations(ba);
+        for (std::size_t k = 0; k < sab.size(); ++k) {
+            CHECK(sab[k] == doctest::Approx(sba[k]).epsilon(1e-4));
+        }
+    }
+}
+
+TEST_CASE("polygons: feature ids stay while B moves or turns a little") {
+    const Polygon ground = makeBox({2.0f, 0.5f});
+    const Polygon box = makeBox({0.5f, 0.5f});
+    struct Case {
+        Transform xfB;
+        float speculative;
+    };
+    const Case cases[] = {{at({0.1f, 0.99f}), 0.0f},
+                          {at({0.0f, 0.5f + kHalfDiagonal - 0.05f}, 0.25f * kPi), 0.0f},
+                          {at({0.3f, 1.01f}, 0.02f), 0.04f}};
+    for (const Case& c : cases) {
+        const Manifold base = collidePolygons(ground, at({0, 0}), box, c.xfB, c.speculative);
+        REQUIRE(base.pointCount > 0);
+        const Vec2 moves[] = {{1e-3f, 0}, {-1e-3f, 0}, {0, 1e-3f}, {0, -1e-3f}};
+        for (const Vec2 d : moves) {
+            const Transform moved{c.xfB.p + d, c.xfB.q};
+            CHECK(ids(collidePolygons(ground, at({0, 0}), box, moved, c.speculative)) == ids(base));
+        }
+        const float angle = std::atan2(c.xfB.q.s, c.xfB.q.c);
+        for (const float turn : {1e-3f, -1e-3f}) {
+            const Transform turned = at(c.xfB.p, angle + turn);
+            CHECK(ids(collidePolygons(ground, at({0, 0}), box, turned, c.speculative)) ==
+                  ids(base));
+        }
+    }
+}
