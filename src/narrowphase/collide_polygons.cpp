@@ -186,4 +186,59 @@ Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
     return m;
 }
 
+Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circle& b,
+                              const Transform& xfB, float speculativeDistance) noexcept {
+    const Vec2 c = invTransformPoint(xfA, transformPoint(xfB, b.center));
+    const float radius = a.radius + b.radius;
+    FaceSeparation face{-INFINITY, 0};
+    for (int i = 0; i < a.count; ++i) {
+        const float s = dot(a.normals[i], c - a.vertices[i]);
+        if (s > face.separation) {
+            face = {s, i};
+        }
+    }
+    if (face.separation > speculativeDistance + radius) {
+        return {};
+    }
+    Vec2 normal = a.normals[face.edge];
+    Vec2 closest = c - face.separation * normal;
+    float separation = face.separation - radius;
+    if (face.separation > 0.0f) {
+        // Outside the core: the closest point may be a corner, whose normal points at the centre.
+        float best = INFINITY;
+        for (int i = 0; i < a.count; ++i) {
+            const Vec2 v1 = a.vertices[i];
+            const Vec2 e = a.vertices[i + 1 < a.count ? i + 1 : 0] - v1;
+            const float u = std::clamp(dot(c - v1, e) / dot(e, e), 0.0f, 1.0f);
+            const Vec2 q = v1 + u * e;
+            const float d2 = dot(c - q, c - q);
+            if (d2 < best) {
+                best = d2;
+                closest = q;
+            }
+        }
+        const float dist = std::sqrt(best);
+        if (dist > 1e-9f) {
+            normal = (c - closest) / dist;
+        }
+        separation = dist - radius;
+    }
+    if (separation > speculativeDistance) {
+        return {};
+    }
+    Manifold m;
+    m.normal = rotate(xfA.q, normal);
+    const Vec2 onA = closest + a.radius * normal;
+    const Vec2 onB = c - b.radius * normal;
+    addPoint(m, transformPoint(xfA, 0.5f * (onA + onB)), separation, 0);
+    return m;
+}
+
+Manifold collideCirclePolygon(const Circle& a, const Transform& xfA, const Polygon& b,
+                              const Transform& xfB, float speculativeDistance) noexcept {
+    Manifold m = collidePolygonCircle(b, xfB, a, xfA, speculativeDistance);
+    m.normal = -m.normal;
+    return m;
+}
+
 } // namespace rigid2d::detail

@@ -19,4 +19,11 @@ inline constexpr std::uint16_t kFeatureReferenceOnB = 0x8000u;
 [[nodiscard]] Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
                                        const Transform& xfB, float speculativeDistance) noexcept;
 
+[[nodiscard]] Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circle& b,
+                                            const Transform& xfB,
+                                            float speculativeDistance) noexcept;
+[[nodiscard]] Manifold collideCirclePolygon(const Circle& a, const Transform& xfA, const Polygon& b,
+                                            const Transform& xfB,
+                                            float speculativeDistance) noexcept;
+
 } // namespace rigid2d::detail

@@ -168,3 +168,56 @@ TEST_CASE("polygons: feature ids stay while B moves or turns a little") {
         }
     }
 }
+
+TEST_CASE("polygon-circle: a circle on a face and near a corner, either way round") {
+    const Polygon box = makeBox({0.5f, 0.5f});
+    const Circle ball{{0, 0}, 0.5f};
+    const Manifold face = collidePolygonCircle(box, at({0, 0}), ball, at({0.2f, 0.98f}), 0.0f);
+    REQUIRE(face.pointCount == 1);
+    CHECK(face.normal.x == doctest::Approx(0.0f));
+    CHECK(face.normal.y == doctest::Approx(1.0f));
+    CHECK(face.points[0].separation == doctest::Approx(-0.02f).epsilon(1e-3));
+    CHECK(face.points[0].point.x == doctest::Approx(0.2f));
+    CHECK(face.points[0].point.y == doctest::Approx(0.49f));
+
+    // Centre (0.3, 0.4) beyond the corner (0.5, 0.5): 0.5 away, so 0.1 into a ball of 0.6.
+    const Circle big{{0, 0}, 0.6f};
+    const Manifold corner = collidePolygonCircle(box, at({0, 0}), big, at({0.8f, 0.9f}), 0.0f);
+    REQUIRE(corner.pointCount == 1);
+    CHECK(corner.normal.x == doctest::Approx(0.6f));
+    CHECK(corner.normal.y == doctest::Approx(0.8f));
+    CHECK(corner.points[0].separation == doctest::Approx(-0.1f));
+    CHECK(corner.points[0].point.x == doctest::Approx(0.47f));
+    CHECK(corner.points[0].point.y == doctest::Approx(0.46f));
+
+    const Manifold swapped = collideCirclePolygon(big, at({0.8f, 0.9f}), box, at({0, 0}), 0.0f);
+    REQUIRE(swapped.pointCount == 1);
+    CHECK(swapped.normal.x == doctest::Approx(-0.6f));
+    CHECK(swapped.normal.y == doctest::Approx(-0.8f));
+    CHECK(swapped.points[0].separation == doctest::Approx(-0.1f));
+    CHECK(swapped.points[0].point.x == doctest::Approx(0.47f));
+}
+
+TEST_CASE("polygon-circle: turned and rounded polygons, speculative reach") {
+    // A unit box turned 45 degrees, its top corner at (0, kHalfDiagonal), under a ball of 0.35.
+    const Polygon box = makeBox({0.5f, 0.5f});
+    const Circle ball{{0, 0}, 0.35f};
+    const Manifold m = collidePolygonCircle(box, at({0, 0}, 0.25f * kPi), ball,
+                                            at({0, kHalfDiagonal + 0.3f}), 0.0f);
+    REQUIRE(m.pointCount == 1);
+    CHECK(m.normal.y == doctest::Approx(1.0f));
+    CHECK(m.points[0].separation == doctest::Approx(-0.05f).epsilon(1e-3));
+
+    // A ball centred inside the core of a rounded box: pushed out through the nearest face.
+    const Polygon soft = rounded({0.4f, 0.4f}, 0.1f);
+    const Manifold deep = collidePolygonCircle(soft, at({0, 0}), ball, at({0.1f, 0.3f}), 0.0f);
+    REQUIRE(deep.pointCount == 1);
+    CHECK(deep.normal.y == doctest::Approx(1.0f));
+    CHECK(deep.points[0].separation == doctest::Approx(-0.1f - 0.1f - 0.35f));
+
+    // Surfaces 0.02 apart: a point with a margin of 0.04, none with 0.01.
+    const Manifold near = collidePolygonCircle(soft, at({0, 0}), ball, at({0, 0.87f}), 0.04f);
+    REQUIRE(near.pointCount == 1);
+    CHECK(near.points[0].separation == doctest::Approx(0.02f).epsilon(1e-3));
+    CHECK(collidePolygonCircle(soft, at({0, 0}), ball, at({0, 0.87f}), 0.01f).pointCount == 0);
+}
