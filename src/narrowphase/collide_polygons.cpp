@@ -98,9 +98,25 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
     const Vec2 v22 = inc.vertices[incNext];
     const std::uint16_t flag = flip ? kFeatureReferenceOnB : 0;
 
-    if (coresSeparated) {
+    const Vec2 tangent = (v12 - v11) / std::sqrt(dot(v12 - v11, v12 - v11));
+    const float length = dot(tangent, v12 - v11);
+    const float s1 = dot(tangent, v21 - v11);
+    const float s2 = dot(tangent, v22 - v11);
+    // The incident edge's stretch between the reference face's side planes.
+    float uLow = 0.0f;
+    float uHigh = 1.0f;
+    if (std::fabs(s2 - s1) > 1e-9f) {
+        const float ua = (0.0f - s1) / (s2 - s1);
+        const float ub = (length - s1) / (s2 - s1);
+        uLow = std::max(0.0f, std::min(ua, ub));
+        uHigh = std::min(1.0f, std::max(ua, ub));
+    }
+    const bool clipEmpty = uLow > uHigh;
+
+    if (coresSeparated || clipEmpty) {
         // Corner against corner: the face normal is not the direction between the closest
-        // features, which rounded corners need to meet correctly.
+        // features, which rounded corners need to meet correctly. Collinear capsules end to end
+        // have no separating face normal at all (both separations are 0) and land here too.
         const SegmentClosest sc = closestOnSegments(v11, v12, v21, v22);
         const bool cornerA = sc.s == 0.0f || sc.s == 1.0f;
         const bool cornerB = sc.t == 0.0f || sc.t == 1.0f;
@@ -127,22 +143,10 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
         }
     }
 
-    m.normal = n;
-    const Vec2 tangent = (v12 - v11) / std::sqrt(dot(v12 - v11, v12 - v11));
-    const float length = dot(tangent, v12 - v11);
-    const float s1 = dot(tangent, v21 - v11);
-    const float s2 = dot(tangent, v22 - v11);
-    float uLow = 0.0f;
-    float uHigh = 1.0f;
-    if (std::fabs(s2 - s1) > 1e-9f) {
-        const float ua = (0.0f - s1) / (s2 - s1);
-        const float ub = (length - s1) / (s2 - s1);
-        uLow = std::max(0.0f, std::min(ua, ub));
-        uHigh = std::min(1.0f, std::max(ua, ub));
-        if (uLow > uHigh) {
-            return m;
-        }
+    if (clipEmpty) {
+        return m;
     }
+    m.normal = n;
     const Vec2 clipped[2] = {v21 + uLow * (v22 - v21), v21 + uHigh * (v22 - v21)};
     const int incVertex[2] = {incEdge, incNext};
     for (int k = 0; k < 2; ++k) {
@@ -161,6 +165,24 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
 
 } // namespace
 
+Polygon makeCapsulePolygon(const Capsule& capsule) noexcept {
+    Polygon p;
+    p.count = 2;
+    p.vertices[0] = capsule.center1;
+    p.vertices[1] = capsule.center2;
+    const Vec2 d = capsule.center2 - capsule.center1;
+    const float length = std::sqrt(dot(d, d));
+    p.normals[0] = Vec2{d.y, -d.x} / length;
+    p.normals[1] = -p.normals[0];
+    p.centroid = 0.5f * (capsule.center1 + capsule.center2);
+    p.radius = capsule.radius;
+    return p;
+}
+
+Polygon makeSegmentPolygon(const Segment& segment) noexcept {
+    return makeCapsulePolygon({segment.point1, segment.point2, 0.0f});
+}
+
 Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
                          const Transform& xfB, float speculativeDistance) noexcept {
     const Polygon localB = intoFrame(b, xfB, xfA);
@@ -172,9 +194,9 @@ Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
     }
     const bool flip = faceB.separation > faceA.separation + kReferenceFaceTolerance;
     const float coreSeparation = flip ? faceB.separation : faceA.separation;
-    Manifold m = flip ? clipAgainstReference(localB, faceB.edge, a, true, coreSeparation > 0.0f,
+    Manifold m = flip ? clipAgainstReference(localB, faceB.edge, a, true, coreSeparation >= 0.0f,
                                              speculativeDistance)
-                      : clipAgainstReference(a, faceA.edge, localB, false, coreSeparation > 0.0f,
+                      : clipAgainstReference(a, faceA.edge, localB, false, coreSeparation >= 0.0f,
                                              speculativeDistance);
     m.normal = rotate(xfA.q, flip ? -m.normal : m.normal);
     for (int k = 0; k < m.pointCount; ++k) {

@@ -13,6 +13,11 @@ namespace rigid2d::detail {
 /// reference face never collide.
 inline constexpr std::uint16_t kFeatureReferenceOnB = 0x8000u;
 
+/// A capsule as a rounded polygon of two vertices (center1, center2) and two opposite normals.
+[[nodiscard]] Polygon makeCapsulePolygon(const Capsule& capsule) noexcept;
+/// A segment as a capsule of radius 0.
+[[nodiscard]] Polygon makeSegmentPolygon(const Segment& segment) noexcept;
+
 /// Separating axis over both polygons' edge normals, reference face clipping, at most two points.
 /// The normal points from A to B in the world frame; points whose separation (between the rounded
 /// surfaces) exceeds `speculativeDistance` are dropped.

@@ -221,3 +221,88 @@ TEST_CASE("polygon-circle: turned and rounded polygons, speculative reach") {
     CHECK(near.points[0].separation == doctest::Approx(0.02f).epsilon(1e-3));
     CHECK(collidePolygonCircle(soft, at({0, 0}), ball, at({0, 0.87f}), 0.01f).pointCount == 0);
 }
+
+TEST_CASE("capsules: two vertices, opposite normals, radius") {
+    const Polygon p = makeCapsulePolygon({{-1, 0}, {1, 0}, 0.25f});
+    REQUIRE(p.count == 2);
+    CHECK(p.normals[0].y == doctest::Approx(-1.0f));
+    CHECK(p.normals[1].y == doctest::Approx(1.0f));
+    CHECK(p.radius == 0.25f);
+    const Polygon s = makeSegmentPolygon({{0, 0}, {0, 2}});
+    CHECK(s.count == 2);
+    CHECK(s.radius == 0.0f);
+    CHECK(s.centroid.y == doctest::Approx(1.0f));
+}
+
+TEST_CASE("capsules: lying on a box gives two points, either way round") {
+    const Polygon box = makeBox({1.0f, 1.0f});
+    const Polygon capsule = makeCapsulePolygon({{-0.5f, 0}, {0.5f, 0}, 0.25f});
+    // Core 0.2 above the top face, radius 0.25: 0.05 deep.
+    const Manifold m = collidePolygons(box, at({0, 0}), capsule, at({0, 1.2f}), 0.0f);
+    REQUIRE(m.pointCount == 2);
+    CHECK(m.normal.y == doctest::Approx(1.0f));
+    const std::vector<float> x = xs(m);
+    CHECK(x[0] == doctest::Approx(-0.5f));
+    CHECK(x[1] == doctest::Approx(0.5f));
+    for (int k = 0; k < 2; ++k) {
+        CHECK(m.points[k].separation == doctest::Approx(-0.05f).epsilon(1e-3));
+        CHECK(m.points[k].point.y == doctest::Approx(0.975f));
+    }
+    const Manifold swapped = collidePolygons(capsule, at({0, 1.2f}), box, at({0, 0}), 0.0f);
+    REQUIRE(swapped.pointCount == 2);
+    CHECK(swapped.normal.y == doctest::Approx(-1.0f));
+    CHECK(separations(swapped)[0] == doctest::Approx(-0.05f).epsilon(1e-3));
+    // Turned on its end, the capsule touches with one rounded end only.
+    const Manifold upright =
+        collidePolygons(box, at({0, 0}), capsule, at({0.3f, 1.7f}, 0.5f * kPi), 0.0f);
+    REQUIRE(upright.pointCount == 1);
+    CHECK(upright.points[0].separation == doctest::Approx(-0.05f).epsilon(1e-3));
+    CHECK(upright.points[0].point.x == doctest::Approx(0.3f));
+}
+
+TEST_CASE("capsules: crossing gives one point, parallel two") {
+    const Polygon a = makeCapsulePolygon({{-1, 0}, {1, 0}, 0.1f});
+    const Polygon b = makeCapsulePolygon({{0, -0.5f}, {0, 0.5f}, 0.1f});
+    // B upright, its lower core end 0.15 above A's core: 0.05 deep.
+    const Manifold cross = collidePolygons(a, at({0, 0}), b, at({0, 0.65f}), 0.0f);
+    REQUIRE(cross.pointCount == 1);
+    CHECK(cross.normal.y == doctest::Approx(1.0f));
+    CHECK(cross.points[0].separation == doctest::Approx(-0.05f).epsilon(1e-3));
+    CHECK(cross.points[0].point.x == doctest::Approx(0.0f));
+    CHECK(cross.points[0].point.y == doctest::Approx(0.075f));
+
+    // A copy of A shifted by (0.5, 0.15): overlapping along x in [-0.5, 1].
+    const Manifold parallel = collidePolygons(a, at({0, 0}), a, at({0.5f, 0.15f}), 0.0f);
+    REQUIRE(parallel.pointCount == 2);
+    CHECK(parallel.normal.y == doctest::Approx(1.0f));
+    const std::vector<float> x = xs(parallel);
+    CHECK(x[0] == doctest::Approx(-0.5f));
+    CHECK(x[1] == doctest::Approx(1.0f));
+    for (int k = 0; k < 2; ++k) {
+        CHECK(parallel.points[k].separation == doctest::Approx(-0.05f).epsilon(1e-3));
+        CHECK(parallel.points[k].point.y == doctest::Approx(0.075f));
+    }
+
+    // End to end along a line: the rounded ends meet, 0.05 deep, normal along the axis.
+    const Manifold ends = collidePolygons(a, at({0, 0}), a, at({2.15f, 0}), 0.0f);
+    REQUIRE(ends.pointCount == 1);
+    CHECK(ends.normal.x == doctest::Approx(1.0f));
+    CHECK(ends.points[0].separation == doctest::Approx(-0.05f).epsilon(1e-3));
+}
+
+TEST_CASE("segments: a box resting on segment ground") {
+    const Polygon ground = makeSegmentPolygon({{-2, 0}, {2, 0}});
+    const Polygon box = makeBox({0.5f, 0.5f});
+    const Manifold m = collidePolygons(ground, at({0, 0}), box, at({0, 0.49f}), 0.0f);
+    REQUIRE(m.pointCount == 2);
+    CHECK(m.normal.y == doctest::Approx(1.0f));
+    for (int k = 0; k < 2; ++k) {
+        CHECK(m.points[k].separation == doctest::Approx(-0.01f).epsilon(1e-3));
+        CHECK(m.points[k].point.y == doctest::Approx(-0.005f));
+    }
+    // A capsule rolled onto the ground rests on its radius.
+    const Polygon capsule = makeCapsulePolygon({{-0.5f, 0}, {0.5f, 0}, 0.25f});
+    const Manifold c = collidePolygons(ground, at({0, 0}), capsule, at({0, 0.26f}), 0.04f);
+    REQUIRE(c.pointCount == 2);
+    CHECK(separations(c)[0] == doctest::Approx(0.01f).epsilon(1e-3));
+}
