@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "world/shape.hpp"
+#include "narrowphase/placed_shape.hpp"
 
 namespace rigid2d::detail {
 

@@ -4,9 +4,8 @@
 
 #include <cstdint>
 
-#include "narrowphase/manifold.hpp"
 #include "geometry/rot.hpp"
-#include "world/body.hpp"
+#include "narrowphase/manifold.hpp"
 
 namespace rigid2d::detail {
 

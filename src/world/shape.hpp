@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "narrowphase/placed_shape.hpp"
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/math.hpp"
 #include "rigid2d/types.hpp"
@@ -37,14 +38,6 @@ struct Shape {
     AABB fatBox{};
 };
 
-/// A shape placed in the world: a circle centre and radius, or an axis-aligned box.
-struct PlacedShape {
-    ShapeType type = ShapeType::Circle;
-    Vec2 center{};
-    float radius = 0.0f;
-    Vec2 halfExtents{};
-};
-
 [[nodiscard]] inline PlacedShape placeShape(const Shape& shape, const Body& body) noexcept {
     PlacedShape placed;
     placed.type = shape.type;
@@ -56,12 +49,6 @@ struct PlacedShape {
         placed.halfExtents = shape.halfExtents;
     }
     return placed;
-}
-
-[[nodiscard]] inline AABB boundsOf(const PlacedShape& shape) noexcept {
-    const Vec2 extent =
-        shape.type == ShapeType::Circle ? Vec2{shape.radius, shape.radius} : shape.halfExtents;
-    return {shape.center - extent, shape.center + extent};
 }
 
 } // namespace rigid2d::detail
