@@ -1,0 +1,105 @@
+// Every broad phase refuses bad arguments with an Error naming the function and field, and a
+// refused call changes nothing.
+#include "broadphase/harness.hpp"
+#include "broadphase/scenarios.hpp"
+#include "rigid2d/broad_phase.hpp"
+#include "rigid2d/error.hpp"
+#include <algorithm>
+#include <cstdint>
+#include <doctest/doctest.h>
+#include <initializer_list>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace rigid2d;
+using namespace rigid2d::test;
+
+namespace {
+
+/// Runs `call`, which must throw rigid2d::Error naming `function` and `field`.
+template <class Call>
+void expectRefusal(Call call, const std::string& function, const std::string& field) {
+    try {
+        call();
+        FAIL_CHECK("no Error for " << function << " " << field);
+    } catch (const Error& error) {
+        const std::string what = error.what();
+        INFO("message: " << what);
+        CHECK(what.find(function) != std::string::npos);
+        CHECK(what.find(field) != std::string::npos);
+    }
+}
+
+} // namespace
+
+TEST_CASE("broad phases: bad input is refused, named, and changes nothing") {
+    constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    const AABB badBoxes[] = {
+        {{kNaN, 0}, {1, 1}}, {{0, 0}, {1, kNaN}}, {{-kInf, 0}, {1, 1}},
+        {{0, 0}, {kInf, 1}}, {{2, 0}, {1, 1}},    {{0, 3}, {1, 1}},
+    };
+    for (BroadPhaseType type : kAllBroadPhaseTypes) {
+        auto subject = makeOrSkip(type, BroadPhaseConfig{});
+        if (!subject) continue;
+        INFO("broad phase: " << nameOf(type));
+        Harness h(std::move(subject), 11);
+        SplitMix64 rng(12);
+        h.insertAll(test::uniformScene(rng, 120));
+        const ProxyId removed = h.live()[7];
+        h.removeAt(7);
+        const ProxyId live = h.live()[3];
+        const ProxyId unknown{5000};
+        const std::vector<ProxyPair> pairsBefore = h.pairs();
+        const AABB probe{{20, 20}, {60, 60}};
+        const std::vector<ProxyId> queryBefore = h.queryIds(probe);
+        const AABB liveBox = h.subject().box(live);
+        BroadPhase& bp = h.subject();
+
+        for (const AABB& bad : badBoxes) {
+            expectRefusal([&] { (void)bp.insert(bad, 1); }, "insert", "box");
+            expectRefusal([&] { bp.move(live, bad); }, "move", "box");
+            expectRefusal([&] { bp.query(bad, [](ProxyId) { return true; }); }, "query", "region");
+        }
+        for (ProxyId id : {removed, unknown}) {
+            expectRefusal([&] { bp.move(id, {{0, 0}, {1, 1}}); }, "move", "proxy");
+            expectRefusal([&] { bp.remove(id); }, "remove", "proxy");
+            expectRefusal([&] { (void)bp.box(id); }, "box", "proxy");
+            expectRefusal([&] { (void)bp.userData(id); }, "userData", "proxy");
+        }
+        expectRefusal([&] { bp.move(ProxyId::Null, {{0, 0}, {1, 1}}); }, "move", "proxy");
+        const auto ignore = [](ProxyId) { return 1.0f; };
+        expectRefusal([&] { bp.rayCast({kNaN, 0}, {1, 1}, 1.0f, ignore); }, "rayCast", "origin");
+        expectRefusal(
+            [&] {
+                bp.rayCast({0, 0}, {kInf, 1}, 1.0f, ignore);
+            },
+            "rayCast", "translation");
+        expectRefusal([&] { bp.rayCast({0, 0}, {1, 1}, kNaN, ignore); }, "rayCast", "maxFraction");
+        expectRefusal([&] { bp.rayCast({0, 0}, {1, 1}, -1.0f, ignore); }, "rayCast", "maxFraction");
+
+        // Unchanged: same proxies, same pairs, same query, valid, and the next id is still the
+        // removed one (a refused insert consumed nothing).
+        bp.validate();
+        CHECK(bp.size() == h.live().size());
+        CHECK(bp.box(live) == liveBox);
+        CHECK(h.pairs() == pairsBefore);
+        CHECK(h.queryIds(probe) == queryBefore);
+        CHECK(h.insert({{1, 1}, {2, 2}}) == removed);
+        CHECK(h.matches());
+    }
+}
+
+TEST_CASE("broad phases: every type in kAllBroadPhaseTypes is constructible") {
+    for (BroadPhaseType type : kAllBroadPhaseTypes) {
+        INFO("broad phase: " << nameOf(type));
+        std::unique_ptr<BroadPhase> bp;
+        CHECK_NOTHROW(bp = makeBroadPhase(type));
+        if (bp) CHECK(std::string(bp->name()) == nameOf(type));
+        CHECK(static_cast<int>(broadPhaseTypeFromString(toString(type))) == static_cast<int>(type));
+    }
+    CHECK_THROWS_AS((void)broadPhaseTypeFromString("octree"), Error);
+}
