@@ -84,7 +84,9 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     case BroadPhaseType::Auto: return std::make_unique<detail::AutoBroadPhase>(config);
     default: break;
     }
-    detail::refuse(fn, "type", "is not implemented yet: " + std::string(toString(type)));
+    // Only a value cast from outside the enum gets here.
+    detail::refuse(fn, "type",
+                   "is not a BroadPhaseType: " + std::to_string(static_cast<int>(type)));
 }
 
 } // namespace rigid2d

@@ -43,8 +43,7 @@ TEST_CASE("broad phases: bad input is refused, named, and changes nothing") {
         {{0, 0}, {kInf, 1}}, {{2, 0}, {1, 1}},    {{0, 3}, {1, 1}},
     };
     for (BroadPhaseType type : kAllBroadPhaseTypes) {
-        auto subject = makeOrSkip(type, BroadPhaseConfig{});
-        if (!subject) continue;
+        auto subject = makeBroadPhase(type, BroadPhaseConfig{});
         INFO("broad phase: " << nameOf(type));
         Harness h(std::move(subject), 11);
         SplitMix64 rng(12);
