@@ -165,24 +165,6 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
 
 } // namespace
 
-Polygon makeCapsulePolygon(const Capsule& capsule) noexcept {
-    Polygon p;
-    p.count = 2;
-    p.vertices[0] = capsule.center1;
-    p.vertices[1] = capsule.center2;
-    const Vec2 d = capsule.center2 - capsule.center1;
-    const float length = std::sqrt(dot(d, d));
-    p.normals[0] = Vec2{d.y, -d.x} / length;
-    p.normals[1] = -p.normals[0];
-    p.centroid = 0.5f * (capsule.center1 + capsule.center2);
-    p.radius = capsule.radius;
-    return p;
-}
-
-Polygon makeSegmentPolygon(const Segment& segment) noexcept {
-    return makeCapsulePolygon({segment.point1, segment.point2, 0.0f});
-}
-
 Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
                          const Transform& xfB, float speculativeDistance) noexcept {
     const Polygon localB = intoFrame(b, xfB, xfA);
@@ -225,8 +207,10 @@ Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circ
     Vec2 normal = a.normals[face.edge];
     Vec2 closest = c - face.separation * normal;
     float separation = face.separation - radius;
-    if (face.separation > 0.0f) {
-        // Outside the core: the closest point may be a corner, whose normal points at the centre.
+    if (face.separation >= 0.0f) {
+        // Outside the core (or on its edge): the closest point may be a corner, whose normal points
+        // at the centre. A two-vertex core (capsule, segment) always lands here: its opposite
+        // normals give a separation >= 0 even for a centre on its line beyond an end.
         float best = INFINITY;
         for (int i = 0; i < a.count; ++i) {
             const Vec2 v1 = a.vertices[i];

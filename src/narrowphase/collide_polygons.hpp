@@ -1,9 +1,10 @@
 #pragma once
 // Contact manifolds between convex polygons that turn with their bodies, optionally rounded, and
 // between such polygons and circles. Pure functions of the shapes and their transforms; capsules
-// and segments enter as two-vertex polygons (makeCapsulePolygon, makeSegmentPolygon).
+// and segments enter as two-vertex polygons (geometry/shape_geometry.hpp).
 
 #include "geometry/rot.hpp"
+#include "geometry/shape_geometry.hpp"
 #include "narrowphase/manifold.hpp"
 #include "rigid2d/types.hpp"
 
@@ -12,11 +13,6 @@ namespace rigid2d::detail {
 /// Set in a feature id when the reference face belongs to B, so the ids of the two choices of
 /// reference face never collide.
 inline constexpr std::uint16_t kFeatureReferenceOnB = 0x8000u;
-
-/// A capsule as a rounded polygon of two vertices (center1, center2) and two opposite normals.
-[[nodiscard]] Polygon makeCapsulePolygon(const Capsule& capsule) noexcept;
-/// A segment as a capsule of radius 0.
-[[nodiscard]] Polygon makeSegmentPolygon(const Segment& segment) noexcept;
 
 /// Separating axis over both polygons' edge normals, reference face clipping, at most two points.
 /// The normal points from A to B in the world frame; points whose separation (between the rounded

@@ -222,18 +222,6 @@ TEST_CASE("polygon-circle: turned and rounded polygons, speculative reach") {
     CHECK(collidePolygonCircle(soft, at({0, 0}), ball, at({0, 0.87f}), 0.01f).pointCount == 0);
 }
 
-TEST_CASE("capsules: two vertices, opposite normals, radius") {
-    const Polygon p = makeCapsulePolygon({{-1, 0}, {1, 0}, 0.25f});
-    REQUIRE(p.count == 2);
-    CHECK(p.normals[0].y == doctest::Approx(-1.0f));
-    CHECK(p.normals[1].y == doctest::Approx(1.0f));
-    CHECK(p.radius == 0.25f);
-    const Polygon s = makeSegmentPolygon({{0, 0}, {0, 2}});
-    CHECK(s.count == 2);
-    CHECK(s.radius == 0.0f);
-    CHECK(s.centroid.y == doctest::Approx(1.0f));
-}
-
 TEST_CASE("capsules: lying on a box gives two points, either way round") {
     const Polygon box = makeBox({1.0f, 1.0f});
     const Polygon capsule = makeCapsulePolygon({{-0.5f, 0}, {0.5f, 0}, 0.25f});

@@ -1,0 +1,80 @@
+#include "geometry/shape_geometry.hpp"
+
+#include <cmath>
+
+#include "rigid2d/geometry.hpp"
+
+namespace rigid2d::detail {
+
+Polygon makeCapsulePolygon(const Capsule& capsule) noexcept {
+    Polygon p;
+    p.count = 2;
+    p.vertices[0] = capsule.center1;
+    p.vertices[1] = capsule.center2;
+    const Vec2 d = capsule.center2 - capsule.center1;
+    const float length = std::sqrt(dot(d, d));
+    p.normals[0] = Vec2{d.y, -d.x} / length;
+    p.normals[1] = -p.normals[0];
+    p.centroid = 0.5f * (capsule.center1 + capsule.center2);
+    p.radius = capsule.radius;
+    return p;
+}
+
+Polygon makeSegmentPolygon(const Segment& segment) noexcept {
+    return makeCapsulePolygon({segment.point1, segment.point2, 0.0f});
+}
+
+ShapeGeometry makeGeometry(const Circle& circle) noexcept {
+    ShapeGeometry g;
+    g.type = ShapeType::Circle;
+    g.circle = circle;
+    return g;
+}
+
+ShapeGeometry makeGeometry(const Box& box) {
+    ShapeGeometry g;
+    g.type = ShapeType::Box;
+    g.polygon = makeBox(box.halfExtents, box.center);
+    return g;
+}
+
+ShapeGeometry makeGeometry(const Polygon& polygon) noexcept {
+    ShapeGeometry g;
+    g.type = ShapeType::Polygon;
+    g.polygon = polygon;
+    return g;
+}
+
+ShapeGeometry makeGeometry(const Capsule& capsule) noexcept {
+    ShapeGeometry g;
+    g.type = ShapeType::Capsule;
+    g.polygon = makeCapsulePolygon(capsule);
+    return g;
+}
+
+ShapeGeometry makeGeometry(const Segment& segment) noexcept {
+    ShapeGeometry g;
+    g.type = ShapeType::Segment;
+    g.polygon = makeSegmentPolygon(segment);
+    return g;
+}
+
+AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept {
+    if (shape.type == ShapeType::Circle) {
+        const Vec2 c = transformPoint(xf, shape.circle.center);
+        const Vec2 r{shape.circle.radius, shape.circle.radius};
+        return {c - r, c + r};
+    }
+    const Polygon& p = shape.polygon;
+    Vec2 lower = transformPoint(xf, p.vertices[0]);
+    Vec2 upper = lower;
+    for (int i = 1; i < p.count; ++i) {
+        const Vec2 v = transformPoint(xf, p.vertices[i]);
+        lower = {std::fmin(lower.x, v.x), std::fmin(lower.y, v.y)};
+        upper = {std::fmax(upper.x, v.x), std::fmax(upper.y, v.y)};
+    }
+    const Vec2 r{p.radius, p.radius};
+    return {lower - r, upper + r};
+}
+
+} // namespace rigid2d::detail
