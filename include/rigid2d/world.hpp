@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/debug_draw.hpp"
@@ -26,6 +28,9 @@ struct WorldAccess; ///< white-box tests only (defined there)
 /// and the solver's 1 / substep overflow; above it no soft contact is stable.
 inline constexpr float kMinTimeStep = 1e-6f;
 inline constexpr float kMaxTimeStep = 1.0f;
+
+/// The format version `World::snapshot` writes; `World::restore` reads this version only.
+inline constexpr std::uint32_t kSnapshotVersion = 1;
 
 /// One exact ray hit against a shape.
 struct RayHit {
@@ -162,6 +167,19 @@ public:
     // --- events of the last step
     [[nodiscard]] ContactEvents contactEvents() const noexcept;
     [[nodiscard]] SensorEvents sensorEvents() const noexcept;
+
+    // --- snapshots: save games, rollback, replays
+    /// The whole world as bytes: settings, bodies, shapes, contacts with their warm-start
+    /// impulses, sleep state, the broad-phase kind and the events of the last step. Stepping on
+    /// after `restore` gives the same bits as stepping on from here. The bytes are little-endian
+    /// (portable between hosts), versioned and checksummed. Refused when the world runs a
+    /// user-written broad phase (it cannot be made again); set a built-in kind first.
+    [[nodiscard]] std::vector<std::uint8_t> snapshot() const;
+    /// Replaces the whole world with a snapshot's. Ids keep their meaning: an id this world
+    /// issued before the snapshot names the same body or shape after it (ids of objects created
+    /// since are stale again). Bytes that are damaged, truncated, of another version or not a
+    /// snapshot are refused, the world unchanged. Statistics start from zero.
+    void restore(std::span<const std::uint8_t> bytes);
 
     // --- inspection
     [[nodiscard]] const StepStats& stats() const noexcept;

@@ -26,8 +26,9 @@ void checkGravity(std::string_view fn, std::string_view field, Vec2 gravity) {
             fn, field, "must be finite with components within kMaxGravity = 1e6 m/s^2", gravity);
 }
 
-void checkWorldDef(const WorldDef& def) {
-    constexpr std::string_view fn = "World::World";
+} // namespace
+
+void detail::checkWorldDef(const WorldDef& def, std::string_view fn) {
     checkGravity(fn, "def.gravity", def.gravity);
     require(def.substeps >= 1, fn, "def.substeps", "must be >= 1",
             static_cast<float>(def.substeps));
@@ -55,6 +56,8 @@ void checkWorldDef(const WorldDef& def) {
     nonNegative(def.linearSleepTolerance, "def.linearSleepTolerance");
     nonNegative(def.angularSleepTolerance, "def.angularSleepTolerance");
 }
+
+namespace {
 
 void checkBodyDef(const BodyDef& def) {
     constexpr std::string_view fn = "World::createBody";
@@ -92,7 +95,7 @@ void checkShapeDef(std::string_view fn, const ShapeDef& def) {
 } // namespace
 
 World::World(const WorldDef& def) {
-    checkWorldDef(def);
+    detail::checkWorldDef(def, "World::World");
     m_state = std::make_unique<detail::WorldState>(def);
 }
 World::~World() = default;

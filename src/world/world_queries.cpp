@@ -81,6 +81,10 @@ std::optional<RayHit> World::castRayClosest(Vec2 origin, Vec2 translation) const
 void World::setBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {
     m_state->requireUnlocked("World::setBroadPhase");
     setBroadPhase(makeBroadPhase(type, config));
+    // A built-in kind: recorded in def(), so snapshots can make it again.
+    m_state->def.broadPhase = type;
+    m_state->def.broadPhaseConfig = config;
+    m_state->customBroadPhase = false;
 }
 
 // Proxies are re-inserted in shape slot order (the same proxy ids whatever was used before);
@@ -104,6 +108,7 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> broadPhase) {
     for (std::uint32_t i = 0; i < s.shapes.size(); ++i) s.shapes[i].proxy = proxies[i];
     s.proxyShape = std::move(proxyShape);
     s.broadPhase = std::move(broadPhase);
+    s.customBroadPhase = true;
 }
 
 const BroadPhase& World::broadPhase() const noexcept { return *m_state->broadPhase; }

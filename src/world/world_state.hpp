@@ -36,6 +36,9 @@ inline constexpr float kVelocityBound = 1e18f;
     return {boundVelocity(v.x), boundVelocity(v.y)};
 }
 
+/// Refuses (naming `function`) settings World::World would refuse.
+void checkWorldDef(const WorldDef& def, std::string_view function);
+
 /// A dynamic body's mass properties as derived from its shapes. `usable` is false when they would
 /// not be finite floats (the shape that would cause it is refused).
 struct BodyMass {
@@ -94,6 +97,10 @@ struct WorldState {
     std::vector<SensorEndEvent> sensorEndEvents;
     std::vector<ContactEndEvent> pendingEndEvents;
     std::vector<SensorEndEvent> pendingSensorEndEvents;
+
+    /// The broad phase was handed in by the user (setBroadPhase with an object): a snapshot
+    /// cannot recreate it. Otherwise it is `def.broadPhase` with `def.broadPhaseConfig`.
+    bool customBroadPhase = false;
 
     StepStats stats;
     /// > 0 while a query/ray/visit callback runs: changes to the world are refused.

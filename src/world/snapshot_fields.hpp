@@ -1,0 +1,179 @@
+#pragma once
+// What a snapshot holds, listed once for both directions: each function below names the fields of
+// one record in their order in the bytes, and `io` either writes them (SnapshotOut) or reads them
+// back (SnapshotIn). A field added here is saved and restored; one left out is derived on restore.
+//
+// Not listed, because restore rebuilds them: the body shape and contact lists (written as index
+// lists, world_snapshot.cpp), awake slots, proxies and the pair map; step scratch and statistics.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "core/byte_io.hpp"
+#include "world/body.hpp"
+#include "world/contact.hpp"
+#include "world/shape.hpp"
+
+namespace rigid2d::detail {
+
+class SnapshotOut {
+public:
+    explicit SnapshotOut(ByteWriter& writer) : m_writer(writer) {}
+    template <class T>
+    void operator()(const T& value) {
+        // Sizes are 64-bit in the bytes whatever the host's size_t.
+        if constexpr (std::is_same_v<T, std::size_t>)
+            m_writer.put(std::uint64_t{value});
+        else
+            m_writer.put(value);
+    }
+
+private:
+    ByteWriter& m_writer;
+};
+
+/// Reads fields in place. Every float must be finite: a snapshot is taken between steps, when the
+/// world is finite, so a non-finite number means the bytes were damaged.
+class SnapshotIn {
+public:
+    explicit SnapshotIn(ByteReader& reader) : m_reader(reader) {}
+    template <Scalar T>
+    void operator()(T& value) {
+        if constexpr (std::is_same_v<T, std::size_t>) {
+            const auto wide = m_reader.get<std::uint64_t>();
+            require(wide <= SIZE_MAX, m_reader.function(), "bytes", "hold a size beyond size_t");
+            value = static_cast<std::size_t>(wide);
+            return;
+        }
+        if constexpr (std::is_same_v<T, float>) {
+            // Tested on the bits: comparing a signalling NaN would itself raise FE_INVALID.
+            const auto bits = m_reader.get<std::uint32_t>();
+            require((bits & 0x7F800000u) != 0x7F800000u, m_reader.function(), "bytes",
+                    "hold a non-finite number");
+            std::memcpy(&value, &bits, sizeof value);
+        } else {
+            static_assert(!std::is_floating_point_v<T>, "the world stores floats only");
+            value = m_reader.get<T>();
+        }
+    }
+    void operator()(bool& value) { value = m_reader.getBool(); }
+    void operator()(Vec2& v) {
+        (*this)(v.x);
+        (*this)(v.y);
+    }
+    void operator()(AABB& box) {
+        (*this)(box.lower);
+        (*this)(box.upper);
+    }
+
+private:
+    ByteReader& m_reader;
+};
+
+template <class Io, class Def>
+void worldDefFields(Io& io, Def& def) {
+    io(def.gravity);
+    io(def.broadPhase);
+    io(def.broadPhaseConfig.worldBounds);
+    io(def.broadPhaseConfig.cellSize);
+    io(def.broadPhaseConfig.finestCellSize);
+    io(def.broadPhaseConfig.maxGridCells);
+    io(def.substeps);
+    io(def.enableSleep);
+    io(def.enableContinuous);
+    io(def.contactHertz);
+    io(def.contactDampingRatio);
+    io(def.maxContactPushSpeed);
+    io(def.maxContactMassRatio);
+    io(def.restitutionThreshold);
+    io(def.hitEventThreshold);
+    io(def.aabbMargin);
+    io(def.speculativeDistance);
+    io(def.linearSlop);
+    io(def.maxTranslation);
+    io(def.maxRotation);
+    io(def.timeToSleep);
+    io(def.linearSleepTolerance);
+    io(def.angularSleepTolerance);
+}
+
+template <class Io, class B>
+void bodyFields(Io& io, B& body) {
+    io(body.type);
+    io(body.position);
+    io(body.angle);
+    io(body.rot.c);
+    io(body.rot.s);
+    io(body.localCenter);
+    io(body.center);
+    io(body.linearVelocity);
+    io(body.angularVelocity);
+    io(body.force);
+    io(body.torque);
+    io(body.mass);
+    io(body.invMass);
+    io(body.inertia);
+    io(body.invInertia);
+    io(body.linearDamping);
+    io(body.angularDamping);
+    io(body.gravityScale);
+    io(body.minExtent);
+    io(body.fixedRotation);
+    io(body.bullet);
+    io(body.enableSleep);
+    io(body.awake);
+    io(body.sleepTime);
+    io(body.userData);
+}
+
+template <class Io, class S>
+void shapeFields(Io& io, S& shape) {
+    io(shape.type);
+    io(shape.isSensor);
+    io(shape.enableSensorEvents);
+    io(shape.enableContactEvents);
+    io(shape.enableHitEvents);
+    io(shape.moved);
+    io(shape.body);
+    io(shape.center);
+    io(shape.radius);
+    io(shape.halfExtents);
+    io(shape.density);
+    io(shape.friction);
+    io(shape.restitution);
+    io(shape.filter.categoryBits);
+    io(shape.filter.maskBits);
+    io(shape.filter.groupIndex);
+    io(shape.userData);
+    io(shape.fatBox);
+}
+
+/// Every manifold point is saved, used or not, so a restored contact is the same bits.
+template <class Io, class C>
+void contactFields(Io& io, C& contact) {
+    io(contact.touching);
+    io(contact.sensor);
+    io(contact.reportContactEvents);
+    io(contact.reportHitEvents);
+    io(contact.shapeA);
+    io(contact.shapeB);
+    io(contact.friction);
+    io(contact.restitution);
+    io(contact.manifold.normal);
+    io(contact.manifold.pointCount);
+    for (auto& p : contact.manifold.points) {
+        io(p.point);
+        io(p.anchorA);
+        io(p.anchorB);
+        io(p.separation);
+        io(p.normalImpulse);
+        io(p.tangentImpulse);
+        io(p.maxNormalImpulse);
+        io(p.approachSpeed);
+        io(p.id);
+    }
+}
+
+} // namespace rigid2d::detail

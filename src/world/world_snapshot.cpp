@@ -1,0 +1,441 @@
+// World::snapshot and World::restore: the whole world as bytes, and back.
+//
+// Layout (little-endian): an 8-byte magic, the format version (u32), flags (u32, 0), the payload
+// size (u64) and its checksum (u64), then the payload: the world's settings; every body, shape and
+// contact slot (generation and liveness, then the fields of snapshot_fields.hpp for live ones);
+// each live body's shape and contact lists in list order; the free lists, the moved shapes, the
+// awake bodies; the events of the last step and those waiting for the next.
+//
+// Restore builds a complete new WorldState, checks every index and list against the others, and
+// only then replaces the old one, so bad bytes are refused with the world unchanged. The broad
+// phase is rebuilt from the saved fat boxes (in shape slot order, as setBroadPhase does): every
+// kind gives the same pairs, so the step that follows is the same bits as the original's.
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "core/byte_io.hpp"
+#include "world/snapshot_fields.hpp"
+#include "world/world_state.hpp"
+
+namespace rigid2d {
+
+using detail::ByteReader;
+using detail::ByteWriter;
+using detail::kNullIndex;
+using detail::require;
+using detail::WorldState;
+
+namespace {
+
+constexpr char kMagic[8] = {'R', '2', 'D', 'S', 'N', 'A', 'P', '\0'};
+constexpr std::size_t kHeaderBytes = sizeof(kMagic) + 4 + 4 + 8 + 8;
+constexpr std::string_view kRestore = "World::restore";
+
+// --- writing
+
+void putId(ByteWriter& w, ShapeId id) {
+    w.put(id.index);
+    w.put(id.generation);
+}
+
+template <class T>
+void putIndexList(ByteWriter& w, const std::vector<T>& list) {
+    w.putCount(list.size());
+    for (const T index : list) w.put(index);
+}
+
+void writePayload(const WorldState& s, ByteWriter& w) {
+    detail::SnapshotOut out(w);
+    detail::worldDefFields(out, s.def);
+
+    w.putCount(s.bodies.size());
+    for (const detail::Body& body : s.bodies) {
+        w.put(body.generation);
+        w.put(body.live);
+        if (body.live) detail::bodyFields(out, body);
+    }
+    w.putCount(s.shapes.size());
+    for (const detail::Shape& shape : s.shapes) {
+        w.put(shape.generation);
+        w.put(shape.live);
+        if (shape.live) detail::shapeFields(out, shape);
+    }
+    w.putCount(s.contacts.size());
+    for (const detail::Contact& contact : s.contacts) {
+        w.put(contact.live);
+        if (contact.live) detail::contactFields(out, contact);
+    }
+    // List orders matter (mass sums, island walks), so they are saved rather than re-derived.
+    for (std::uint32_t b = 0; b < s.bodies.size(); ++b) {
+        const detail::Body& body = s.bodies[b];
+        if (!body.live) continue;
+        w.putCount(body.shapeCount);
+        for (std::uint32_t i = body.firstShape; i != kNullIndex; i = s.shapes[i].nextInBody)
+            w.put(i);
+        std::size_t contacts = 0;
+        for (std::uint32_t c = body.firstContact; c != kNullIndex;
+             c = s.contacts[c].edges[s.contacts[c].edges[0].body == b ? 0 : 1].next)
+            ++contacts;
+        w.putCount(contacts);
+        for (std::uint32_t c = body.firstContact; c != kNullIndex;
+             c = s.contacts[c].edges[s.contacts[c].edges[0].body == b ? 0 : 1].next)
+            w.put(c);
+    }
+    putIndexList(w, s.freeBodies);
+    putIndexList(w, s.freeShapes);
+    putIndexList(w, s.freeContacts);
+    putIndexList(w, s.movedShapes);
+    putIndexList(w, s.awakeBodies);
+
+    const auto pairs = [&](const auto& events, auto first, auto second) {
+        w.putCount(events.size());
+        for (const auto& e : events) {
+            putId(w, e.*first);
+            putId(w, e.*second);
+        }
+    };
+    pairs(s.beginEvents, &ContactBeginEvent::shapeA, &ContactBeginEvent::shapeB);
+    pairs(s.endEvents, &ContactEndEvent::shapeA, &ContactEndEvent::shapeB);
+    pairs(s.pendingEndEvents, &ContactEndEvent::shapeA, &ContactEndEvent::shapeB);
+    pairs(s.sensorBeginEvents, &SensorBeginEvent::sensorShape, &SensorBeginEvent::visitorShape);
+    pairs(s.sensorEndEvents, &SensorEndEvent::sensorShape, &SensorEndEvent::visitorShape);
+    pairs(s.pendingSensorEndEvents, &SensorEndEvent::sensorShape, &SensorEndEvent::visitorShape);
+    w.putCount(s.hitEvents.size());
+    for (const ContactHitEvent& e : s.hitEvents) {
+        putId(w, e.shapeA);
+        putId(w, e.shapeB);
+        w.put(e.point);
+        w.put(e.normal);
+        w.put(e.approachSpeed);
+    }
+}
+
+} // namespace
+
+std::vector<std::uint8_t> World::snapshot() const {
+    const WorldState& s = *m_state;
+    require(!s.customBroadPhase, "World::snapshot", "broadPhase",
+            "is user-written and cannot be saved; set a built-in kind first");
+    std::vector<std::uint8_t> bytes;
+    // About what a world of this size takes, so the writer rarely grows.
+    bytes.reserve(kHeaderBytes + 512 + s.bodies.size() * 120 + s.shapes.size() * 90 +
+                  s.contacts.size() * 160);
+    ByteWriter w(bytes);
+    w.putBytes({reinterpret_cast<const std::uint8_t*>(kMagic), sizeof(kMagic)});
+    w.put(kSnapshotVersion);
+    w.put(std::uint32_t{0});
+    w.put(std::uint64_t{0}); // payload size and checksum, filled in below
+    w.put(std::uint64_t{0});
+    writePayload(s, w);
+    w.finish();
+    const std::span<const std::uint8_t> payload(bytes.data() + kHeaderBytes,
+                                                bytes.size() - kHeaderBytes);
+    std::vector<std::uint8_t> tail;
+    ByteWriter header(tail);
+    header.put(std::uint64_t{payload.size()});
+    header.put(detail::checksum(payload));
+    header.finish();
+    std::memcpy(bytes.data() + sizeof(kMagic) + 8, tail.data(), tail.size());
+    return bytes;
+}
+
+// --- reading
+
+namespace {
+
+ByteReader openPayload(std::span<const std::uint8_t> bytes) {
+    ByteReader header(bytes, kRestore);
+    require(bytes.size() >= sizeof(kMagic) && std::memcmp(bytes.data(), kMagic, 8) == 0, kRestore,
+            "bytes", "are not a rigid2d snapshot (no snapshot header)");
+    for (std::size_t i = 0; i < sizeof(kMagic); ++i) (void)header.get<std::uint8_t>();
+    const auto version = header.get<std::uint32_t>();
+    require(version == kSnapshotVersion, kRestore, "bytes",
+            "hold snapshot version " + std::to_string(version) + "; this build reads version " +
+                std::to_string(kSnapshotVersion));
+    const auto flags = header.get<std::uint32_t>();
+    require(flags == 0, kRestore, "bytes", "have header flags this version does not define");
+    const auto size = header.get<std::uint64_t>();
+    const auto sum = header.get<std::uint64_t>();
+    require(size == header.remaining(), kRestore, "bytes",
+            size > header.remaining() ? "are truncated" : "have data past the snapshot's end");
+    const std::span<const std::uint8_t> payload = bytes.subspan(kHeaderBytes);
+    require(detail::checksum(payload) == sum, kRestore, "bytes",
+            "fail their checksum (damaged in storage or transit)");
+    return ByteReader(payload, kRestore);
+}
+
+void bad(bool ok, const std::string& what) { require(ok, kRestore, "bytes", what); }
+
+template <class T>
+void getIndexList(ByteReader& r, std::vector<T>& list) {
+    list.resize(r.getCount(sizeof(T)));
+    for (T& index : list) index = r.get<T>();
+}
+
+ShapeId getId(ByteReader& r, std::uint64_t serial) {
+    const auto index = r.get<std::uint32_t>();
+    return {index, r.get<std::uint32_t>(), serial};
+}
+
+void readEvents(ByteReader& r, WorldState& s) {
+    detail::SnapshotIn in(r);
+    const auto pairs = [&](auto& events, auto first, auto second) {
+        events.resize(r.getCount(16));
+        for (auto& e : events) {
+            e.*first = getId(r, s.serial);
+            e.*second = getId(r, s.serial);
+        }
+    };
+    pairs(s.beginEvents, &ContactBeginEvent::shapeA, &ContactBeginEvent::shapeB);
+    pairs(s.endEvents, &ContactEndEvent::shapeA, &ContactEndEvent::shapeB);
+    pairs(s.pendingEndEvents, &ContactEndEvent::shapeA, &ContactEndEvent::shapeB);
+    pairs(s.sensorBeginEvents, &SensorBeginEvent::sensorShape, &SensorBeginEvent::visitorShape);
+    pairs(s.sensorEndEvents, &SensorEndEvent::sensorShape, &SensorEndEvent::visitorShape);
+    pairs(s.pendingSensorEndEvents, &SensorEndEvent::sensorShape, &SensorEndEvent::visitorShape);
+    s.hitEvents.resize(r.getCount(36));
+    for (ContactHitEvent& e : s.hitEvents) {
+        e.shapeA = getId(r, s.serial);
+        e.shapeB = getId(r, s.serial);
+        in(e.point);
+        in(e.normal);
+        in(e.approachSpeed);
+    }
+}
+
+std::unique_ptr<WorldState> makeState(ByteReader& r, std::uint64_t serial) {
+    detail::SnapshotIn in(r);
+    WorldDef def;
+    detail::worldDefFields(in, def);
+    detail::checkWorldDef(def, kRestore);
+    bad(static_cast<int>(def.broadPhase) <= static_cast<int>(BroadPhaseType::Auto),
+        "name an unknown broad-phase kind");
+    std::unique_ptr<WorldState> state;
+    try {
+        state = std::make_unique<WorldState>(def);
+    } catch (const Error& e) {
+        detail::refuse(kRestore, "bytes",
+                       std::string("hold broad-phase settings that are refused: ") + e.what());
+    }
+    state->serial = serial;
+    return state;
+}
+
+void readSlots(ByteReader& r, WorldState& s) {
+    detail::SnapshotIn in(r);
+    s.bodies.resize(r.getCount(5));
+    for (detail::Body& body : s.bodies) {
+        in(body.generation);
+        in(body.live);
+        if (!body.live) continue;
+        detail::bodyFields(in, body);
+        bad(static_cast<int>(body.type) <= static_cast<int>(BodyType::Dynamic),
+            "hold a body of an unknown type");
+        bad(body.type != BodyType::Static || !body.awake, "hold an awake static body");
+        // What the public calls would have refused: a world restored from edited bytes must
+        // still never step to a non-finite state.
+        const double rotLength =
+            double{body.rot.c} * double{body.rot.c} + double{body.rot.s} * double{body.rot.s};
+        bad(rotLength > 0.99 && rotLength < 1.01, "hold a body rotation that is not unit");
+        bad(std::fabs(body.linearVelocity.x) <= detail::kVelocityBound &&
+                std::fabs(body.linearVelocity.y) <= detail::kVelocityBound &&
+                std::fabs(body.angularVelocity) <= detail::kVelocityBound,
+            "hold a body velocity beyond the accepted range");
+        bad(body.linearDamping >= 0.0f && body.angularDamping >= 0.0f &&
+                std::fabs(body.gravityScale) <= kMaxGravityScale,
+            "hold body damping or gravity scale out of range");
+        ++s.bodyCount;
+    }
+    s.shapes.resize(r.getCount(5));
+    for (detail::Shape& shape : s.shapes) {
+        in(shape.generation);
+        in(shape.live);
+        if (!shape.live) continue;
+        detail::shapeFields(in, shape);
+        bad(shape.type == ShapeType::Circle || shape.type == ShapeType::Box,
+            "hold a shape of a kind the world does not build");
+        bad(shape.body < s.bodies.size() && s.bodies[shape.body].live,
+            "hold a shape of a body that does not exist");
+        // Sizes, offsets, masses and reach as createCircle/createBox check them (the body's
+        // list is not linked yet, so the mass check sees this shape alone).
+        s.checkShape(kRestore, "bytes", s.bodies[shape.body], shape);
+        // Between steps every fat box holds its shape; the narrow phase relies on it (shapes
+        // whose fat boxes parted are never collided).
+        bad(contains(shape.fatBox, boundsOf(detail::placeShape(shape, s.bodies[shape.body]))),
+            "hold a fat box that does not contain its shape");
+        bad(shape.fatBox.lower.x <= shape.fatBox.upper.x &&
+                shape.fatBox.lower.y <= shape.fatBox.upper.y,
+            "hold an inverted shape bounding box");
+        ++s.shapeCount;
+    }
+    s.contacts.resize(r.getCount(1));
+    for (std::uint32_t c = 0; c < s.contacts.size(); ++c) {
+        detail::Contact& contact = s.contacts[c];
+        in(contact.live);
+        if (!contact.live) continue;
+        detail::contactFields(in, contact);
+        bad(contact.shapeA < contact.shapeB && contact.shapeB < s.shapes.size() &&
+                s.shapes[contact.shapeA].live && s.shapes[contact.shapeB].live,
+            "hold a contact between shapes that do not exist");
+        contact.edges[0].body = s.shapes[contact.shapeA].body;
+        contact.edges[1].body = s.shapes[contact.shapeB].body;
+        bad(contact.edges[0].body != contact.edges[1].body,
+            "hold a contact between two shapes of one body");
+        bad(contact.manifold.pointCount >= 0 &&
+                contact.manifold.pointCount <= detail::kMaxManifoldPoints,
+            "hold a contact with an impossible point count");
+        const std::uint64_t key = detail::pairKey(contact.shapeA, contact.shapeB);
+        bad(s.pairs.find(key) == detail::PairMap::kMissing, "hold two contacts of one pair");
+        s.pairs.insert(key, c);
+        ++s.contactCount;
+    }
+}
+
+// Mass properties are saved (recomputing the centre would round differently from the one the
+// solver carried) but must be the ones the shapes give.
+bool massMatchesShapes(WorldState& s, detail::Body body) {
+    const detail::Body saved = body;
+    s.updateMass(body);
+    const auto same = [](float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; };
+    return same(body.mass, saved.mass) && same(body.invMass, saved.invMass) &&
+           same(body.inertia, saved.inertia) && same(body.invInertia, saved.invInertia) &&
+           same(body.localCenter.x, saved.localCenter.x) &&
+           same(body.localCenter.y, saved.localCenter.y) && same(body.minExtent, saved.minExtent);
+}
+
+// One body's shapes in list order: each a live shape of this body, listed once in all.
+void readShapeList(ByteReader& r, WorldState& s, std::uint32_t b,
+                   std::vector<std::uint8_t>& listed) {
+    detail::Body& body = s.bodies[b];
+    body.shapeCount = static_cast<std::uint32_t>(r.getCount(4));
+    std::uint32_t* link = &body.firstShape;
+    for (std::uint32_t k = 0; k < body.shapeCount; ++k) {
+        const auto i = r.get<std::uint32_t>();
+        bad(i < s.shapes.size() && s.shapes[i].live && s.shapes[i].body == b && !listed[i],
+            "hold a body shape list that does not match the shapes");
+        listed[i] = 1;
+        *link = i;
+        link = &s.shapes[i].nextInBody;
+    }
+    *link = kNullIndex;
+}
+
+// One body's contacts in list order, linked as the body's doubly linked list; `listed` marks
+// (contact, side) so each contact is listed once by each of its bodies.
+void readContactList(ByteReader& r, WorldState& s, std::uint32_t b,
+                     std::vector<std::uint8_t>& listed) {
+    detail::Body& body = s.bodies[b];
+    const std::size_t count = r.getCount(4);
+    std::uint32_t previous = kNullIndex;
+    detail::ContactEdge* previousEdge = nullptr;
+    for (std::size_t k = 0; k < count; ++k) {
+        const auto c = r.get<std::uint32_t>();
+        bad(c < s.contacts.size() && s.contacts[c].live, "list a contact that does not exist");
+        detail::Contact& contact = s.contacts[c];
+        const int side = contact.edges[0].body == b ? 0 : 1;
+        bad(contact.edges[side].body == b && !listed[2 * std::size_t{c} + side],
+            "hold a body contact list that does not match the contacts");
+        listed[2 * std::size_t{c} + side] = 1;
+        detail::ContactEdge& edge = contact.edges[side];
+        edge.prev = previous;
+        edge.next = kNullIndex;
+        (previousEdge != nullptr ? previousEdge->next : body.firstContact) = c;
+        previous = c;
+        previousEdge = &edge;
+    }
+}
+
+void readBodyLists(ByteReader& r, WorldState& s) {
+    std::vector<std::uint8_t> shapeListed(s.shapes.size(), 0);
+    std::vector<std::uint8_t> contactListed(2 * s.contacts.size(), 0);
+    for (std::uint32_t b = 0; b < s.bodies.size(); ++b) {
+        if (!s.bodies[b].live) continue;
+        readShapeList(r, s, b, shapeListed);
+        readContactList(r, s, b, contactListed);
+    }
+    for (std::uint32_t i = 0; i < s.shapes.size(); ++i)
+        bad(!s.shapes[i].live || shapeListed[i], "leave a shape out of its body's list");
+    for (std::uint32_t c = 0; c < s.contacts.size(); ++c)
+        bad(!s.contacts[c].live ||
+                (contactListed[2 * std::size_t{c}] && contactListed[2 * std::size_t{c} + 1]),
+            "leave a contact out of a body's list");
+    for (const detail::Body& body : s.bodies)
+        if (body.live)
+            bad(massMatchesShapes(s, body), "hold mass properties that its shapes do not give");
+}
+
+// A free list names exactly the dead slots that may be reused (a slot whose generation ran out
+// is retired and in no list), each once.
+template <class Slot, class Reusable>
+void readFreeList(ByteReader& r, std::vector<std::uint32_t>& list, const std::vector<Slot>& slots,
+                  Reusable reusable) {
+    getIndexList(r, list);
+    std::vector<std::uint8_t> seen(slots.size(), 0);
+    for (const std::uint32_t i : list) {
+        bad(i < slots.size() && !slots[i].live && reusable(slots[i]) && !seen[i],
+            "hold a free list that names a live, retired or repeated slot");
+        seen[i] = 1;
+    }
+    std::size_t dead = 0;
+    for (const Slot& slot : slots) dead += !slot.live && reusable(slot) ? 1 : 0;
+    bad(dead == list.size(), "hold a free list that leaves out a free slot");
+}
+
+void readWorkLists(ByteReader& r, WorldState& s) {
+    const auto hasGeneration = [](const auto& slot) { return slot.generation != 0; };
+    readFreeList(r, s.freeBodies, s.bodies, hasGeneration);
+    readFreeList(r, s.freeShapes, s.shapes, hasGeneration);
+    readFreeList(r, s.freeContacts, s.contacts, [](const detail::Contact&) { return true; });
+
+    getIndexList(r, s.movedShapes);
+    std::size_t moved = 0;
+    for (const detail::Shape& shape : s.shapes) moved += shape.live && shape.moved ? 1 : 0;
+    std::vector<std::uint8_t> seen(s.shapes.size(), 0);
+    for (const std::uint32_t i : s.movedShapes) {
+        bad(i < s.shapes.size() && s.shapes[i].live && s.shapes[i].moved && !seen[i],
+            "hold a moved-shape list that does not match the shapes");
+        seen[i] = 1;
+    }
+    bad(moved == s.movedShapes.size(), "leave a moved shape out of the moved list");
+
+    getIndexList(r, s.awakeBodies);
+    std::size_t awake = 0;
+    for (const detail::Body& body : s.bodies) awake += body.live && body.awake ? 1 : 0;
+    for (std::uint32_t slot = 0; slot < s.awakeBodies.size(); ++slot) {
+        const std::uint32_t b = s.awakeBodies[slot];
+        bad(b < s.bodies.size() && s.bodies[b].live && s.bodies[b].awake &&
+                s.bodies[b].awakeIndex == kNullIndex,
+            "hold an awake list that does not match the bodies");
+        s.bodies[b].awakeIndex = slot;
+    }
+    bad(awake == s.awakeBodies.size(), "leave an awake body out of the awake list");
+}
+
+// Proxies in shape slot order, as World::setBroadPhase inserts them.
+void insertProxies(WorldState& s) {
+    for (std::uint32_t i = 0; i < s.shapes.size(); ++i) {
+        detail::Shape& shape = s.shapes[i];
+        if (!shape.live) continue;
+        shape.proxy = s.broadPhase->insert(shape.fatBox, i);
+        const std::uint32_t proxy = toIndex(shape.proxy);
+        if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
+        s.proxyShape[proxy] = i;
+    }
+}
+
+} // namespace
+
+void World::restore(std::span<const std::uint8_t> bytes) {
+    m_state->requireUnlocked(kRestore);
+    ByteReader r = openPayload(bytes);
+    std::unique_ptr<WorldState> state = makeState(r, m_state->serial);
+    readSlots(r, *state);
+    readBodyLists(r, *state);
+    readWorkLists(r, *state);
+    readEvents(r, *state);
+    bad(r.remaining() == 0, "have data past the snapshot's end");
+    insertProxies(*state);
+    m_state = std::move(state);
+}
+
+} // namespace rigid2d
