@@ -23,12 +23,14 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: rigid2d-bench scene --scene FILE [--broadphase NAME] [--steps N] [--final-state OUT]\n"
-    "                           [--repeat K] [--json-out FILE] [--quality]\n"
+    "                           [--repeat K] [--json-out FILE] [--quality] [--snapshot-at K]\n"
     "  NAME: brute_force | grid | spatial_hash (default) | sap | tree | hierarchical_hash |\n"
     "        quadtree | sorted_grid | auto\n"
     "  --steps: default the scene's own; --repeat K: K runs, the one with the median mean is\n"
     "  reported; --final-state: FORMAT.md's final state of every body, in file order;\n"
-    "  --quality: adds \"quality\", the figures `rigid2d-bench quality` gives for that state\n";
+    "  --quality: adds \"quality\", the figures `rigid2d-bench quality` gives for that state;\n"
+    "  --snapshot-at K: after K steps the world is saved to bytes, destroyed, restored from them\n"
+    "  and run on (the final state equals an uninterrupted run's); adds \"snapshot\" (bytes, ms)\n";
 
 struct SceneOptions {
     std::string scene;
@@ -38,6 +40,7 @@ struct SceneOptions {
     std::string finalState;
     std::string jsonOut;
     bool quality = false;
+    int snapshotAt = -1; ///< -1: no snapshot
 };
 
 /// Mean ms per step of each stage of World::step, in StepStats order.
@@ -68,6 +71,8 @@ struct SceneRun {
     int awakeDynamicBodies = 0;
     long worldKilobytes = 0;      ///< growth of the peak resident set while building and stepping
     std::vector<FinalBody> final; ///< with --quality: the final state, as a file would hold it
+    std::size_t snapshotBytes = 0;
+    double snapshotMs = 0, restoreMs = 0;
 };
 
 SceneOptions parseOptions(int argc, char** argv) {
@@ -92,6 +97,9 @@ SceneOptions parseOptions(int argc, char** argv) {
             options.jsonOut = args.text();
         } else if (flag == "--quality") {
             options.quality = true;
+        } else if (flag == "--snapshot-at") {
+            options.snapshotAt = args.integer();
+            if (options.snapshotAt < 0) args.fail("--snapshot-at must be at least 0");
         } else {
             args.unknown();
         }
@@ -100,18 +108,38 @@ SceneOptions parseOptions(int argc, char** argv) {
     return options;
 }
 
+// The world goes through its bytes: a new World replaces it and the scene's ids are re-made for
+// it (the same slots; a new world has its own serial).
+void saveDestroyRestore(World& world, std::vector<BodyId>& bodies, SceneRun& run) {
+    auto start = Clock::now();
+    const std::vector<std::uint8_t> bytes = world.snapshot();
+    run.snapshotMs = millisecondsBetween(start, Clock::now());
+    run.snapshotBytes = bytes.size();
+    world = World();
+    start = Clock::now();
+    world.restore(bytes);
+    run.restoreMs = millisecondsBetween(start, Clock::now());
+    std::vector<BodyId> bySlot;
+    world.forEachBody([&](BodyId body) {
+        if (body.index >= bySlot.size()) bySlot.resize(std::size_t{body.index} + 1);
+        bySlot[body.index] = body;
+    });
+    for (BodyId& body : bodies) body = bySlot.at(body.index);
+}
+
 SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options, int steps,
                  bool writeFinalState) {
     SceneRun run;
     const long residentBefore = currentResidentKilobytes();
     const auto setupStart = Clock::now();
     World world({.gravity = scene.gravity, .broadPhase = options.broadPhase});
-    const std::vector<BodyId> bodies = scene_file::buildScene(scene, world);
+    std::vector<BodyId> bodies = scene_file::buildScene(scene, world);
     run.setupMs = millisecondsBetween(setupStart, Clock::now());
 
     std::vector<double> stepMs;
     stepMs.reserve(static_cast<std::size_t>(steps));
     for (int i = 0; i < steps; ++i) {
+        if (i == options.snapshotAt) saveDestroyRestore(world, bodies, run);
         const auto start = Clock::now();
         world.step(scene.timeStep);
         stepMs.push_back(millisecondsBetween(start, Clock::now()));
@@ -172,6 +200,16 @@ int runSceneCommand(int argc, char** argv) {
         }
         const SceneRun& reported = runs[medianRunIndex(means)];
         std::string report = formatReport(scene, options, steps, reported, means);
+        if (options.snapshotAt >= 0) {
+            char buffer[160];
+            std::snprintf(buffer, sizeof buffer,
+                          ", \"snapshot\": {\"at_step\": %d, \"bytes\": %zu, \"snapshot_ms\": "
+                          "%.3f, \"restore_ms\": %.3f}}",
+                          options.snapshotAt, reported.snapshotBytes, reported.snapshotMs,
+                          reported.restoreMs);
+            report.pop_back();
+            report += buffer;
+        }
         if (options.quality) {
             report.pop_back();
             report +=

@@ -175,6 +175,9 @@ public:
     /// (portable between hosts), versioned and checksummed. Refused when the world runs a
     /// user-written broad phase (it cannot be made again); set a built-in kind first.
     [[nodiscard]] std::vector<std::uint8_t> snapshot() const;
+    /// The same bytes into `bytes` (replacing its contents), reusing its capacity: a game that
+    /// saves every frame for rollback allocates once.
+    void snapshot(std::vector<std::uint8_t>& bytes) const;
     /// Replaces the whole world with a snapshot's. Ids keep their meaning: an id this world
     /// issued before the snapshot names the same body or shape after it (ids of objects created
     /// since are stale again). Bytes that are damaged, truncated, of another version or not a

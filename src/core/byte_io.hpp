@@ -43,11 +43,15 @@ using StorageOf = std::conditional_t<
 template <class T>
 concept Scalar = std::is_arithmetic_v<T> || std::is_enum_v<T>;
 
-/// Appends to `out`. Grows the vector by doubling and writes through memcpy, so a value costs a
-/// store rather than a resize; `finish` trims the vector to what was written.
+/// Appends to `out` through a cursor: a value costs a bounds compare and a store; the vector grows
+/// (doubling) only when the cursor reaches its end, and `finish` trims it to what was written.
 class ByteWriter {
 public:
-    explicit ByteWriter(std::vector<std::uint8_t>& out) : m_out(out), m_at(out.size()) {}
+    explicit ByteWriter(std::vector<std::uint8_t>& out) : m_out(out), m_at(out.size()) {
+        m_out.resize(std::max(m_out.capacity(), m_at + 64));
+        m_data = m_out.data();
+        m_capacity = m_out.size();
+    }
 
     template <Scalar T>
     void put(T value) {
@@ -73,15 +77,27 @@ public:
     [[nodiscard]] std::size_t size() const noexcept { return m_at; }
     void finish() { m_out.resize(m_at); }
 
-private:
+    /// The next `size` bytes, to be filled by the caller (a whole record at once).
     std::uint8_t* room(std::size_t size) {
-        if (m_at + size > m_out.size()) m_out.resize(std::max(2 * m_out.size(), m_at + size));
-        std::uint8_t* at = m_out.data() + m_at;
+        if (m_at + size > m_capacity) [[unlikely]]
+            grow(size);
+        std::uint8_t* at = m_data + m_at;
         m_at += size;
         return at;
     }
+
+private:
+    void grow(std::size_t size) {
+        m_out.resize(std::max(2 * m_capacity, m_at + size));
+        m_data = m_out.data();
+        m_capacity = m_out.size();
+    }
+    // The vector's storage, cached: reading it back through the vector after every store would
+    // cost loads (a byte store may alias anything).
     std::vector<std::uint8_t>& m_out;
+    std::uint8_t* m_data = nullptr;
     std::size_t m_at;
+    std::size_t m_capacity = 0;
 };
 
 /// Reads what ByteWriter wrote; every read past the end refuses with `function`'s name, so a
@@ -122,6 +138,13 @@ public:
         require(count <= remaining() / (minItemBytes == 0 ? 1 : minItemBytes), m_function, "bytes",
                 "hold a count larger than the data that follows");
         return count;
+    }
+    /// The next `size` bytes (a whole record), refused when fewer remain.
+    [[nodiscard]] const std::uint8_t* take(std::size_t size) {
+        need(size);
+        const std::uint8_t* at = m_bytes.data() + m_at;
+        m_at += size;
+        return at;
     }
     [[nodiscard]] std::size_t remaining() const noexcept { return m_bytes.size() - m_at; }
     [[nodiscard]] std::string_view function() const noexcept { return m_function; }

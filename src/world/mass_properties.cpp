@@ -156,8 +156,8 @@ bool WorldState::boundsFit(const Shape& shape, Vec2 position) const noexcept {
            fitsFloat(std::fabs(double{position.y}) + reach);
 }
 
-void WorldState::checkShape(std::string_view function, std::string_view field, const Body& body,
-                            const Shape& shape) const {
+void WorldState::checkShapeLimits(std::string_view function, std::string_view field,
+                                  const Body& body, const Shape& shape) const {
     const bool circle = shape.type == ShapeType::Circle;
     const std::string_view size = circle ? "circle.radius" : "box.halfExtents";
     const std::string_view center = circle ? "circle.center" : "box.center";
@@ -180,6 +180,11 @@ void WorldState::checkShape(std::string_view function, std::string_view field, c
             "must be 0 or give the shape a mass in [kMinShapeMass, kMaxShapeMass] = "
             "[1e-15, 1e20] kg",
             shape.density);
+}
+
+void WorldState::checkShape(std::string_view function, std::string_view field, const Body& body,
+                            const Shape& shape) const {
+    checkShapeLimits(function, field, body, shape);
     if (body.type == BodyType::Dynamic)
         require(massOf(body, &shape).usable, function, "def.density",
                 "would give the body a mass or inertia beyond the float range", shape.density);

@@ -46,6 +46,10 @@ void PairMap::erase(std::uint64_t key) {
     --m_count;
 }
 
+void PairMap::reserve(std::size_t count) {
+    while (count * 2 > m_slots.size()) grow();
+}
+
 void PairMap::grow() {
     std::vector<Slot> old = std::move(m_slots);
     const std::size_t capacity = old.empty() ? 64 : old.size() * 2;

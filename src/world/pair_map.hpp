@@ -14,6 +14,8 @@ public:
     [[nodiscard]] std::uint32_t find(std::uint64_t key) const noexcept;
     /// Inserts a key that is not present.
     void insert(std::uint64_t key, std::uint32_t value);
+    /// Makes room for `count` keys at once (no rehash while they are inserted).
+    void reserve(std::size_t count);
     /// Removes a present key (backward-shift deletion keeps probes short without tombstones).
     void erase(std::uint64_t key);
     [[nodiscard]] std::size_t size() const noexcept { return m_count; }

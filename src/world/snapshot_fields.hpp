@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 #include <type_traits>
 
 #include "core/byte_io.hpp"
@@ -18,47 +19,71 @@
 
 namespace rigid2d::detail {
 
+/// Writes one record's fields at a cursor into room the writer set aside for the whole record
+/// (recordBytes), so a field costs one store: no bounds check, and the cursor stays in a register.
 class SnapshotOut {
 public:
-    explicit SnapshotOut(ByteWriter& writer) : m_writer(writer) {}
-    template <class T>
+    explicit SnapshotOut(std::uint8_t* at) : m_at(at) {}
+    template <Scalar T>
     void operator()(const T& value) {
         // Sizes are 64-bit in the bytes whatever the host's size_t.
-        if constexpr (std::is_same_v<T, std::size_t>)
-            m_writer.put(std::uint64_t{value});
-        else
-            m_writer.put(value);
+        if constexpr (std::is_same_v<T, std::size_t>) {
+            store(std::uint64_t{value});
+        } else {
+            store(value);
+        }
+    }
+    void operator()(bool value) { store(static_cast<std::uint8_t>(value ? 1 : 0)); }
+    void operator()(Vec2 v) {
+        store(v.x);
+        store(v.y);
+    }
+    void operator()(const AABB& box) {
+        (*this)(box.lower);
+        (*this)(box.upper);
     }
 
 private:
-    ByteWriter& m_writer;
+    template <class T>
+    void store(T value) {
+        StorageOf<T> bits;
+        std::memcpy(&bits, &value, sizeof(T));
+        bits = toLittleEndian(bits);
+        std::memcpy(m_at, &bits, sizeof(T));
+        m_at += sizeof(T);
+    }
+    std::uint8_t* m_at;
 };
 
-/// Reads fields in place. Every float must be finite: a snapshot is taken between steps, when the
-/// world is finite, so a non-finite number means the bytes were damaged.
+/// Reads one record's fields in place from bytes the reader has already bounds-checked. Every
+/// float must be finite: a snapshot is taken between steps, when the world is finite, so a
+/// non-finite number means the bytes were damaged.
 class SnapshotIn {
 public:
-    explicit SnapshotIn(ByteReader& reader) : m_reader(reader) {}
+    SnapshotIn(const std::uint8_t* at, std::string_view function)
+        : m_at(at), m_function(function) {}
     template <Scalar T>
     void operator()(T& value) {
         if constexpr (std::is_same_v<T, std::size_t>) {
-            const auto wide = m_reader.get<std::uint64_t>();
-            require(wide <= SIZE_MAX, m_reader.function(), "bytes", "hold a size beyond size_t");
+            const auto wide = load<std::uint64_t>();
+            require(wide <= SIZE_MAX, m_function, "bytes", "hold a size beyond size_t");
             value = static_cast<std::size_t>(wide);
-            return;
-        }
-        if constexpr (std::is_same_v<T, float>) {
+        } else if constexpr (std::is_same_v<T, float>) {
             // Tested on the bits: comparing a signalling NaN would itself raise FE_INVALID.
-            const auto bits = m_reader.get<std::uint32_t>();
-            require((bits & 0x7F800000u) != 0x7F800000u, m_reader.function(), "bytes",
+            const auto bits = load<std::uint32_t>();
+            require((bits & 0x7F800000u) != 0x7F800000u, m_function, "bytes",
                     "hold a non-finite number");
             std::memcpy(&value, &bits, sizeof value);
         } else {
             static_assert(!std::is_floating_point_v<T>, "the world stores floats only");
-            value = m_reader.get<T>();
+            value = load<T>();
         }
     }
-    void operator()(bool& value) { value = m_reader.getBool(); }
+    void operator()(bool& value) {
+        const auto byte = load<std::uint8_t>();
+        require(byte <= 1, m_function, "bytes", "hold a flag that is neither 0 nor 1");
+        value = byte == 1;
+    }
     void operator()(Vec2& v) {
         (*this)(v.x);
         (*this)(v.y);
@@ -69,8 +94,43 @@ public:
     }
 
 private:
-    ByteReader& m_reader;
+    template <class T>
+    T load() {
+        StorageOf<T> bits;
+        std::memcpy(&bits, m_at, sizeof(T));
+        m_at += sizeof(T);
+        bits = toLittleEndian(bits);
+        T value;
+        std::memcpy(&value, &bits, sizeof(T));
+        return value;
+    }
+    const std::uint8_t* m_at;
+    std::string_view m_function;
 };
+
+/// Counts the bytes of a record's fields (the room SnapshotOut and SnapshotIn take at once).
+class SnapshotSize {
+public:
+    template <Scalar T>
+    void operator()(const T& /*value*/) {
+        m_bytes += std::is_same_v<T, std::size_t> ? 8 : sizeof(T);
+    }
+    void operator()(Vec2 /*v*/) { m_bytes += 8; }
+    void operator()(const AABB& /*box*/) { m_bytes += 16; }
+    [[nodiscard]] std::size_t bytes() const noexcept { return m_bytes; }
+
+private:
+    std::size_t m_bytes = 0;
+};
+
+/// The size in bytes of the record `fields` lists for a Record.
+template <class Record, class Fields>
+[[nodiscard]] std::size_t recordBytes(Fields fields) {
+    SnapshotSize size;
+    const Record record{};
+    fields(size, record);
+    return size.bytes();
+}
 
 template <class Io, class Def>
 void worldDefFields(Io& io, Def& def) {
@@ -150,7 +210,9 @@ void shapeFields(Io& io, S& shape) {
     io(shape.fatBox);
 }
 
-/// Every manifold point is saved, used or not, so a restored contact is the same bits.
+/// A contact without its manifold points; only the `pointCount` points in use follow it (the
+/// others are never read: the next step rebuilds the manifold and matches impulses by id among
+/// the points in use).
 template <class Io, class C>
 void contactFields(Io& io, C& contact) {
     io(contact.touching);
@@ -163,17 +225,19 @@ void contactFields(Io& io, C& contact) {
     io(contact.restitution);
     io(contact.manifold.normal);
     io(contact.manifold.pointCount);
-    for (auto& p : contact.manifold.points) {
-        io(p.point);
-        io(p.anchorA);
-        io(p.anchorB);
-        io(p.separation);
-        io(p.normalImpulse);
-        io(p.tangentImpulse);
-        io(p.maxNormalImpulse);
-        io(p.approachSpeed);
-        io(p.id);
-    }
+}
+
+template <class Io, class P>
+void manifoldPointFields(Io& io, P& p) {
+    io(p.point);
+    io(p.anchorA);
+    io(p.anchorB);
+    io(p.separation);
+    io(p.normalImpulse);
+    io(p.tangentImpulse);
+    io(p.maxNormalImpulse);
+    io(p.approachSpeed);
+    io(p.id);
 }
 
 } // namespace rigid2d::detail

@@ -32,6 +32,35 @@ constexpr char kMagic[8] = {'R', '2', 'D', 'S', 'N', 'A', 'P', '\0'};
 constexpr std::size_t kHeaderBytes = sizeof(kMagic) + 4 + 4 + 8 + 8;
 constexpr std::string_view kRestore = "World::restore";
 
+// Every record is written and read whole (one bounds check per record, not per field).
+struct RecordSizes {
+    std::size_t def, body, shape, contact, point;
+};
+const RecordSizes& recordSizes() {
+    static const RecordSizes sizes{
+        detail::recordBytes<WorldDef>([](auto& io, auto& d) { detail::worldDefFields(io, d); }),
+        detail::recordBytes<detail::Body>([](auto& io, auto& b) { detail::bodyFields(io, b); }),
+        detail::recordBytes<detail::Shape>([](auto& io, auto& x) { detail::shapeFields(io, x); }),
+        detail::recordBytes<detail::Contact>(
+            [](auto& io, auto& c) { detail::contactFields(io, c); }),
+        detail::recordBytes<detail::ManifoldPoint>(
+            [](auto& io, auto& p) { detail::manifoldPointFields(io, p); }),
+    };
+    return sizes;
+}
+
+template <class Record, class Fields>
+void putRecord(ByteWriter& w, std::size_t bytes, const Record& record, Fields fields) {
+    detail::SnapshotOut out(w.room(bytes));
+    fields(out, record);
+}
+
+template <class Record, class Fields>
+void getRecord(ByteReader& r, std::size_t bytes, Record& record, Fields fields) {
+    detail::SnapshotIn in(r.take(bytes), kRestore);
+    fields(in, record);
+}
+
 // --- writing
 
 void putId(ByteWriter& w, ShapeId id) {
@@ -46,25 +75,31 @@ void putIndexList(ByteWriter& w, const std::vector<T>& list) {
 }
 
 void writePayload(const WorldState& s, ByteWriter& w) {
-    detail::SnapshotOut out(w);
-    detail::worldDefFields(out, s.def);
-
+    const RecordSizes& size = recordSizes();
+    putRecord(w, size.def, s.def, [](auto& io, auto& d) { detail::worldDefFields(io, d); });
     w.putCount(s.bodies.size());
     for (const detail::Body& body : s.bodies) {
         w.put(body.generation);
         w.put(body.live);
-        if (body.live) detail::bodyFields(out, body);
+        if (body.live)
+            putRecord(w, size.body, body, [](auto& io, auto& b) { detail::bodyFields(io, b); });
     }
     w.putCount(s.shapes.size());
     for (const detail::Shape& shape : s.shapes) {
         w.put(shape.generation);
         w.put(shape.live);
-        if (shape.live) detail::shapeFields(out, shape);
+        if (shape.live)
+            putRecord(w, size.shape, shape, [](auto& io, auto& x) { detail::shapeFields(io, x); });
     }
     w.putCount(s.contacts.size());
     for (const detail::Contact& contact : s.contacts) {
         w.put(contact.live);
-        if (contact.live) detail::contactFields(out, contact);
+        if (!contact.live) continue;
+        putRecord(w, size.contact, contact,
+                  [](auto& io, auto& c) { detail::contactFields(io, c); });
+        for (int i = 0; i < contact.manifold.pointCount; ++i)
+            putRecord(w, size.point, contact.manifold.points[i],
+                      [](auto& io, auto& p) { detail::manifoldPointFields(io, p); });
     }
     // List orders matter (mass sums, island walks), so they are saved rather than re-derived.
     for (std::uint32_t b = 0; b < s.bodies.size(); ++b) {
@@ -105,22 +140,30 @@ void writePayload(const WorldState& s, ByteWriter& w) {
     for (const ContactHitEvent& e : s.hitEvents) {
         putId(w, e.shapeA);
         putId(w, e.shapeB);
-        w.put(e.point);
-        w.put(e.normal);
-        w.put(e.approachSpeed);
+        putRecord(w, 20, e, [](auto& io, auto& h) {
+            io(h.point);
+            io(h.normal);
+            io(h.approachSpeed);
+        });
     }
 }
 
 } // namespace
 
 std::vector<std::uint8_t> World::snapshot() const {
+    std::vector<std::uint8_t> bytes;
+    snapshot(bytes);
+    return bytes;
+}
+
+void World::snapshot(std::vector<std::uint8_t>& bytes) const {
     const WorldState& s = *m_state;
     require(!s.customBroadPhase, "World::snapshot", "broadPhase",
             "is user-written and cannot be saved; set a built-in kind first");
-    std::vector<std::uint8_t> bytes;
+    bytes.clear();
     // About what a world of this size takes, so the writer rarely grows.
-    bytes.reserve(kHeaderBytes + 512 + s.bodies.size() * 120 + s.shapes.size() * 90 +
-                  s.contacts.size() * 160);
+    bytes.reserve(kHeaderBytes + 512 + s.bodies.size() * 60 + s.shapes.size() * 90 +
+                  s.contacts.size() * 110);
     ByteWriter w(bytes);
     w.putBytes({reinterpret_cast<const std::uint8_t*>(kMagic), sizeof(kMagic)});
     w.put(kSnapshotVersion);
@@ -137,7 +180,6 @@ std::vector<std::uint8_t> World::snapshot() const {
     header.put(detail::checksum(payload));
     header.finish();
     std::memcpy(bytes.data() + sizeof(kMagic) + 8, tail.data(), tail.size());
-    return bytes;
 }
 
 // --- reading
@@ -165,7 +207,7 @@ ByteReader openPayload(std::span<const std::uint8_t> bytes) {
     return ByteReader(payload, kRestore);
 }
 
-void bad(bool ok, const std::string& what) { require(ok, kRestore, "bytes", what); }
+void bad(bool ok, std::string_view what) { require(ok, kRestore, "bytes", what); }
 
 template <class T>
 void getIndexList(ByteReader& r, std::vector<T>& list) {
@@ -179,7 +221,6 @@ ShapeId getId(ByteReader& r, std::uint64_t serial) {
 }
 
 void readEvents(ByteReader& r, WorldState& s) {
-    detail::SnapshotIn in(r);
     const auto pairs = [&](auto& events, auto first, auto second) {
         events.resize(r.getCount(16));
         for (auto& e : events) {
@@ -197,16 +238,17 @@ void readEvents(ByteReader& r, WorldState& s) {
     for (ContactHitEvent& e : s.hitEvents) {
         e.shapeA = getId(r, s.serial);
         e.shapeB = getId(r, s.serial);
-        in(e.point);
-        in(e.normal);
-        in(e.approachSpeed);
+        getRecord(r, 20, e, [](auto& io, auto& h) {
+            io(h.point);
+            io(h.normal);
+            io(h.approachSpeed);
+        });
     }
 }
 
 std::unique_ptr<WorldState> makeState(ByteReader& r, std::uint64_t serial) {
-    detail::SnapshotIn in(r);
     WorldDef def;
-    detail::worldDefFields(in, def);
+    getRecord(r, recordSizes().def, def, [](auto& io, auto& d) { detail::worldDefFields(io, d); });
     detail::checkWorldDef(def, kRestore);
     bad(static_cast<int>(def.broadPhase) <= static_cast<int>(BroadPhaseType::Auto),
         "name an unknown broad-phase kind");
@@ -222,13 +264,18 @@ std::unique_ptr<WorldState> makeState(ByteReader& r, std::uint64_t serial) {
 }
 
 void readSlots(ByteReader& r, WorldState& s) {
-    detail::SnapshotIn in(r);
+    const RecordSizes& size = recordSizes();
+    const auto slotHead = [&](auto& slot) {
+        getRecord(r, 5, slot, [](auto& io, auto& x) {
+            io(x.generation);
+            io(x.live);
+        });
+    };
     s.bodies.resize(r.getCount(5));
     for (detail::Body& body : s.bodies) {
-        in(body.generation);
-        in(body.live);
+        slotHead(body);
         if (!body.live) continue;
-        detail::bodyFields(in, body);
+        getRecord(r, size.body, body, [](auto& io, auto& b) { detail::bodyFields(io, b); });
         bad(static_cast<int>(body.type) <= static_cast<int>(BodyType::Dynamic),
             "hold a body of an unknown type");
         bad(body.type != BodyType::Static || !body.awake, "hold an awake static body");
@@ -248,17 +295,16 @@ void readSlots(ByteReader& r, WorldState& s) {
     }
     s.shapes.resize(r.getCount(5));
     for (detail::Shape& shape : s.shapes) {
-        in(shape.generation);
-        in(shape.live);
+        slotHead(shape);
         if (!shape.live) continue;
-        detail::shapeFields(in, shape);
+        getRecord(r, size.shape, shape, [](auto& io, auto& x) { detail::shapeFields(io, x); });
         bad(shape.type == ShapeType::Circle || shape.type == ShapeType::Box,
             "hold a shape of a kind the world does not build");
         bad(shape.body < s.bodies.size() && s.bodies[shape.body].live,
             "hold a shape of a body that does not exist");
-        // Sizes, offsets, masses and reach as createCircle/createBox check them (the body's
-        // list is not linked yet, so the mass check sees this shape alone).
-        s.checkShape(kRestore, "bytes", s.bodies[shape.body], shape);
+        // Sizes, offsets, masses and reach as createCircle/createBox check them; the body's mass
+        // sum is checked against its saved one once its shapes are linked.
+        s.checkShapeLimits(kRestore, "bytes", s.bodies[shape.body], shape);
         // Between steps every fat box holds its shape; the narrow phase relies on it (shapes
         // whose fat boxes parted are never collided).
         bad(contains(shape.fatBox, boundsOf(detail::placeShape(shape, s.bodies[shape.body]))),
@@ -269,11 +315,13 @@ void readSlots(ByteReader& r, WorldState& s) {
         ++s.shapeCount;
     }
     s.contacts.resize(r.getCount(1));
+    s.pairs.reserve(s.contacts.size());
     for (std::uint32_t c = 0; c < s.contacts.size(); ++c) {
         detail::Contact& contact = s.contacts[c];
-        in(contact.live);
+        contact.live = r.getBool();
         if (!contact.live) continue;
-        detail::contactFields(in, contact);
+        getRecord(r, size.contact, contact,
+                  [](auto& io, auto& x) { detail::contactFields(io, x); });
         bad(contact.shapeA < contact.shapeB && contact.shapeB < s.shapes.size() &&
                 s.shapes[contact.shapeA].live && s.shapes[contact.shapeB].live,
             "hold a contact between shapes that do not exist");
@@ -284,6 +332,9 @@ void readSlots(ByteReader& r, WorldState& s) {
         bad(contact.manifold.pointCount >= 0 &&
                 contact.manifold.pointCount <= detail::kMaxManifoldPoints,
             "hold a contact with an impossible point count");
+        for (int i = 0; i < contact.manifold.pointCount; ++i)
+            getRecord(r, size.point, contact.manifold.points[i],
+                      [](auto& io, auto& p) { detail::manifoldPointFields(io, p); });
         const std::uint64_t key = detail::pairKey(contact.shapeA, contact.shapeB);
         bad(s.pairs.find(key) == detail::PairMap::kMissing, "hold two contacts of one pair");
         s.pairs.insert(key, c);

@@ -135,6 +135,9 @@ struct WorldState {
     /// limits of types.hpp, or whose bounds could overflow a float with its body at `position`.
     void checkShape(std::string_view function, std::string_view field, const Body& body,
                     const Shape& shape) const;
+    /// checkShape without the body's mass sum: the limits of the shape on its own.
+    void checkShapeLimits(std::string_view function, std::string_view field, const Body& body,
+                          const Shape& shape) const;
     /// True when every bound the step may compute for `shape` with its body's origin at
     /// `position` (any angle, plus margins) is finite.
     [[nodiscard]] bool boundsFit(const Shape& shape, Vec2 position) const noexcept;

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # rigid2d-bench from the command line, as the comparison script and users run it.
-#   bench_commands.sh BENCH SCENES_DIR WORK_DIR churn|scene|bad-scene
+#   bench_commands.sh BENCH SCENES_DIR WORK_DIR churn|scene|snapshot|bad-scene
 # churn:     every broad phase finds exactly the overlaps every peer finds (BROADPHASE.md's
 #            N = 10000 over 100 frames: 341445)
 # scene:     a shared scene file runs, repeats, writes its report and a final state of every body
+# snapshot:  --snapshot-at (save, destroy, restore, run on) ends in the uninterrupted final state,
+#            on the public scenes the engine builds, on several broad phases
 # bad-scene: a refused scene file exits 1 with a message naming the body and the field
 set -euo pipefail
 bench="$1" scenes="$2" work="$3" what="$4"
@@ -32,6 +34,20 @@ case "$what" in
     bodies=$(grep -o '"bodies": [0-9]*' "$work/stdout" | grep -o '[0-9]*')
     [ "$(grep -o '"position"' "$work/final.json" | wc -l)" -eq "$bodies" ] ||
       fail "final state does not hold all $bodies bodies"
+    ;;
+  snapshot)
+    for run in "newtons_cradle_5 tree 300 150" "box_pyramid_100 sap 120 60" \
+               "circle_rain_10000 grid 90 45" "circle_rain_10000 auto 60 31"; do
+      read -r scene bp steps at <<<"$run"
+      [ -f "$scenes/$scene.json" ] || fail "no scene $scene"
+      "$bench" scene --scene "$scenes/$scene.json" --broadphase "$bp" --steps "$steps" \
+        --final-state "$work/straight.json" >/dev/null
+      line=$("$bench" scene --scene "$scenes/$scene.json" --broadphase "$bp" --steps "$steps" \
+        --snapshot-at "$at" --final-state "$work/restored.json")
+      grep -o '"snapshot": {[^}]*}' <<<"$line" || fail "$scene: no snapshot field"
+      cmp -s "$work/straight.json" "$work/restored.json" ||
+        fail "$scene on $bp: the restored run ends elsewhere than the uninterrupted one"
+    done
     ;;
   bad-scene)
     cat >"$work/bad.json" <<'JSON'

@@ -97,6 +97,9 @@ TEST_CASE("snapshot: restoring into a new world steps on to the same bits, on ev
         CHECK(stateHash(copy) == stateHash(original));
         CHECK(hashesAfterSteps(copy, 90) == hashesAfterSteps(original, 90));
         CHECK(copy.snapshot() == original.snapshot()); // contacts and impulses too
+        Bytes reused(7, 0xAB);
+        original.snapshot(reused);
+        CHECK(reused == original.snapshot());
         CHECK(copy.contactEvents().begin.size() == original.contactEvents().begin.size());
     }
 }
