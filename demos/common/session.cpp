@@ -23,12 +23,34 @@ void Session::restart() {
     m_world = std::move(world);
     m_scene = std::move(scene);
     m_steps = 0;
+    m_latest = 0;
+    m_history.clear();
+    m_history.record(0, *m_world);
 }
 
 void Session::step() {
     m_scene->update(*m_world, time());
     m_world->step(kSceneTimeStep);
     ++m_steps;
+    // Stepping on from a rewound step takes a new path (the user may have changed the world).
+    if (m_steps <= m_latest) m_history.forgetAfter(m_steps - 1);
+    m_latest = m_steps;
+    m_history.record(m_steps, *m_world);
+}
+
+void Session::seek(int step) {
+    const int target = std::clamp(step, earliestStep(), m_latest);
+    const int from = m_history.restoreAtOrBefore(target, *m_world);
+    if (from < 0) return;
+    if (m_world->def().broadPhase != m_broadPhase) m_world->setBroadPhase(m_broadPhase);
+    const int latest = m_latest;
+    m_steps = from;
+    for (; m_steps < target;) {
+        m_scene->update(*m_world, time());
+        m_world->step(kSceneTimeStep);
+        ++m_steps;
+    }
+    m_latest = latest;
 }
 
 void Session::setBroadPhase(BroadPhaseType type) {

@@ -2,10 +2,12 @@
 /// A running demo: the world, the scene that drives it, the clock. The headless runner and the
 /// viewer both drive one of these, so they build, step and restart scenes the same way.
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
 
+#include "history.hpp"
 #include "rigid2d/world.hpp"
 #include "scene.hpp"
 
@@ -32,6 +34,13 @@ public:
     void step();
     /// Swaps the broad phase of the running world (kept by `restart`).
     void setBroadPhase(BroadPhaseType type);
+    /// Goes back (or forward again) to `step`, clamped to [earliestStep, latestStep]: the
+    /// keyframe before it is restored and the steps after it are run again. A scene's own state
+    /// (what its update hook remembers) is not rewound; most scenes keep none.
+    void seek(int step);
+    /// The range `seek` can reach: the oldest keyframe kept, and the furthest step run.
+    [[nodiscard]] int earliestStep() const noexcept { return std::max(m_history.earliest(), 0); }
+    [[nodiscard]] int latestStep() const noexcept { return m_latest; }
 
     [[nodiscard]] World& world() noexcept { return *m_world; }
     [[nodiscard]] const World& world() const noexcept { return *m_world; }
@@ -51,6 +60,8 @@ private:
     std::unique_ptr<World> m_world;
     std::unique_ptr<Scene> m_scene;
     int m_steps = 0;
+    int m_latest = 0;
+    SnapshotHistory m_history;
 };
 
 /// The union of every shape's tight AABB, or `fallback` when the world has no shape.

@@ -317,6 +317,15 @@ void Viewer::drawPanel() {
             m_message = e.what();
         }
     }
+    // Rewind: the session keeps keyframes; dragging pauses and seeks (stepping again from an
+    // earlier step takes a new path and drops the later ones).
+    int shownStep = m_session->steps();
+    if (m_session->latestStep() > m_session->earliestStep() &&
+        ImGui::SliderInt("rewind (step)", &shownStep, m_session->earliestStep(),
+                         m_session->latestStep())) {
+        m_paused = true;
+        m_session->seek(shownStep);
+    }
 
     const std::string current(toString(m_session->broadPhase()));
     if (ImGui::BeginCombo("broad phase", current.c_str())) {
