@@ -6,6 +6,7 @@
 //
 // Run longer by hand (from build/fuzz/tests/fuzz, after ctest copied the seeds):
 //   ./rigid2d-fuzz-api-ops -max_total_time=600 corpus/api_ops
+// RIGID2D_FUZZ_VERBOSE=1 prints every call and its outcome, to read a crasher.
 // With RIGID2D_FUZZ_FP_TRAPS=1 in the environment, floating-point invalid, divide-by-zero and
 // overflow trap inside the World calls (as in the doctest suite), which also catches a NaN or
 // infinity the engine makes and then recovers from.
@@ -86,6 +87,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     setLogLevel(LogLevel::Off);
     const char* traps = std::getenv("RIGID2D_FUZZ_FP_TRAPS");
     g_traps = traps != nullptr && std::string(traps) == "1";
+    const char* verbose = std::getenv("RIGID2D_FUZZ_VERBOSE");
+    fuzz::setVerbose(verbose != nullptr && std::string(verbose) == "1");
     return 0;
 }
 

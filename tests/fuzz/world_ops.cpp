@@ -16,6 +16,8 @@ namespace rigid2d::fuzz {
 
 namespace {
 
+bool g_verbose = false;
+
 std::uint64_t bits(float f) {
     std::uint32_t u;
     std::memcpy(&u, &f, sizeof u);
@@ -85,6 +87,8 @@ enum Op : unsigned {
 
 } // namespace
 
+void setVerbose(bool verbose) { g_verbose = verbose; }
+
 void violation(std::string_view rule, std::string_view detail) {
     std::fprintf(stderr, "rigid2d fuzz: rule broken: %.*s: %.*s\n", static_cast<int>(rule.size()),
                  rule.data(), static_cast<int>(detail.size()), detail.data());
@@ -130,8 +134,13 @@ bool WorldOps::attempt(std::string_view op, Call&& call) {
     const Fingerprint before(m_world);
     try {
         call();
+        if (g_verbose)
+            std::fprintf(stderr, "  %.*s: done\n", static_cast<int>(op.size()), op.data());
         return true;
-    } catch (const Error&) {
+    } catch (const Error& e) {
+        if (g_verbose)
+            std::fprintf(stderr, "  %.*s: refused: %s\n", static_cast<int>(op.size()), op.data(),
+                         e.what());
         if (!(Fingerprint(m_world) == before)) violation(op, "a refused call changed the world");
         return false;
     } catch (const std::exception& e) {
@@ -283,6 +292,7 @@ void WorldOps::step(FuzzInput& in) {
             violation("World::step", "a dt outside [kMinTimeStep, kMaxTimeStep] was accepted");
         return;
     }
+    if (g_verbose) std::fprintf(stderr, "  World::step(%g)\n", static_cast<double>(dt));
     try {
         m_world.step(dt);
     } catch (const std::exception& e) {

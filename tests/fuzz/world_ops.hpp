@@ -16,6 +16,9 @@
 
 namespace rigid2d::fuzz {
 
+/// Prints every call and its outcome to stderr (RIGID2D_FUZZ_VERBOSE=1), to read a crasher.
+void setVerbose(bool verbose);
+
 /// Prints what broke and aborts, so libFuzzer keeps the input as a crash.
 [[noreturn]] void violation(std::string_view rule, std::string_view detail);
 
