@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -60,8 +61,10 @@ void roundTrip(const scene_file::SceneDesc& scene) {
     }
     std::string rewritten;
     if (!refusedOrDone("sceneToJson", [&] { rewritten = scene_file::sceneToJson(again); }) ||
-        rewritten != written)
+        rewritten != written) {
+        std::fprintf(stderr, "written:\n%s\nrewritten:\n%s\n", written.c_str(), rewritten.c_str());
         violation("sceneToJson", "reading back what it wrote and writing again changed the bytes");
+    }
 }
 
 void buildAndStep(const scene_file::SceneDesc& scene) {
