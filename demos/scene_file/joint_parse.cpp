@@ -2,6 +2,7 @@
 // "Joints"), each refusal naming the joint and the field.
 
 #include <cmath>
+#include <limits>
 
 #include "json_numbers.hpp"
 #include "scene_reader.hpp"
@@ -33,6 +34,10 @@ Vec2 parseAxis(const Reader& in, const json& joint) {
     const Vec2 axis = in.requiredVec2(joint, "axis", "");
     const float length = std::hypot(axis.x, axis.y);
     if (!(length > 0.0f) || !std::isfinite(length)) in.fail("axis", "must be a non-zero vector");
+    // An axis already unit to within rounding is kept as written: dividing by its length again
+    // could change its last bits, and sceneToJson writes axes this reader normalised, which must
+    // read back to the same floats.
+    if (std::fabs(length - 1.0f) <= 4.0f * std::numeric_limits<float>::epsilon()) return axis;
     return axis / length;
 }
 

@@ -91,8 +91,8 @@ std::size_t UniformGrid::countCells() {
     std::uint32_t sized = 0;
     // Up to four cells become occupied per proxy on the fast path: room for that many per
     // candidate, so the appends below need no capacity check (the slow path checks).
-    if (m_touched.size() < 4 * (m_order.size() + m_dirtyList.size()) + 4)
-        m_touched.resize(4 * (m_order.size() + m_dirtyList.size()) + 4);
+    const std::size_t fastRoom = 4 * (m_order.size() + m_dirtyList.size()) + 4;
+    if (m_touched.size() < fastRoom) m_touched.resize(fastRoom);
     std::uint32_t* touched = m_touched.data();
     std::size_t occupied = 0;
     // Inlined by hand: this body runs for every proxy every frame.
@@ -131,9 +131,12 @@ std::size_t UniformGrid::countCells() {
             cell[columns + 1] += wh;
             return;
         }
+        // The room left must still hold the fast path's four per candidate after this proxy's
+        // cells: checking for this proxy alone let a large proxy use up the room of the small
+        // ones filed after it, whose unchecked appends then ran past the end.
         const std::size_t more = static_cast<std::size_t>(w + 1) * (h + 1);
-        if (occupied + more + 4 > m_touched.size()) {
-            m_touched.resize(2 * (occupied + more + 4));
+        if (occupied + more + fastRoom > m_touched.size()) {
+            m_touched.resize(2 * (occupied + more + fastRoom));
             touched = m_touched.data();
         }
         for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {

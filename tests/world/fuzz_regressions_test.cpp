@@ -1,0 +1,75 @@
+// Inputs that made the libFuzzer targets of tests/fuzz fail, replayed through the public API so
+// the ci and asan builds (no clang needed) keep them fixed. Each case names the crasher kept in
+// tests/fuzz/corpus/<target>/ and what went wrong; the asan build is the one that sees a memory
+// error, the others check the rules the fuzzer checks.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "rigid2d/testing.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::testing;
+
+namespace {
+
+bool allFinite(const World& world) {
+    bool finite = true;
+    world.forEachBody([&](BodyId b) {
+        finite =
+            finite && std::isfinite(world.position(b).x) && std::isfinite(world.position(b).y) &&
+            std::isfinite(world.angle(b)) && std::isfinite(world.linearVelocity(b).x) &&
+            std::isfinite(world.linearVelocity(b).y) && std::isfinite(world.angularVelocity(b));
+    });
+    return finite;
+}
+
+} // namespace
+
+// api_ops/crash-grid-touched-overflow: the grid counted a proxy spanning more than 2 x 2 cells
+// against room meant for the small proxies filed after it, which then wrote past the end of its
+// list of touched cells (heap-buffer-overflow in UniformGrid::countCells).
+TEST_CASE("fuzz: a grid proxy over many cells followed by small ones stays in bounds") {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::Grid;
+    def.broadPhaseConfig.maxGridCells = 4096; // 31.25 m cells over the default +-1000 m
+    World world(def);
+    BodyDef dynamic;
+    dynamic.type = BodyType::Dynamic;
+    dynamic.position = {-31.5f, 0.0f};
+    const BodyId a = world.createBody(dynamic);
+    BodyDef fixed;
+    fixed.position = {1.0f, 0.0f};
+    const BodyId b = world.createBody(fixed);
+    ShapeDef massless;
+    massless.density = 0.0f;
+    (void)world.createCircle(a, massless, Circle{{-60.0f, 1e-45f}, 60.0f});
+    (void)world.createCircle(a, {}, Circle{{0.0f, 0.0f}, 2.0f});
+    ShapeDef sensor;
+    sensor.isSensor = true;
+    (void)world.createCircle(b, sensor, Circle{{0.0f, 0.0f}, 0.5f});
+    (void)world.createCircle(a, {}, Circle{{0.0f, 0.0f}, 6.0f});
+    CHECK_NOTHROW(world.step(kDefaultTimeStep));
+    CHECK(allFinite(world));
+    world.broadPhase().validate();
+}
+
+// The same fault in general: one box over 5 x 5 cells filed first, then small circles that each
+// straddle a corner of four empty cells, more of them than the box left room for.
+TEST_CASE("fuzz: a grid with a large box and many corner-straddling circles") {
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::Grid;
+    def.broadPhaseConfig.cellSize = 1.0f;
+    World world(def);
+    const BodyId ground = world.createBody({});
+    (void)world.createBox(ground, {}, Box{{0.5f, 0.5f}, {2.3f, 2.3f}});
+    for (int i = 0; i < 12; ++i) {
+        BodyDef d;
+        d.type = BodyType::Dynamic;
+        d.position = {10.0f + 3.0f * static_cast<float>(i), 10.0f};
+        (void)world.createCircle(world.createBody(d), {}, Circle{{0.0f, 0.0f}, 0.2f});
+    }
+    for (int i = 0; i < 3; ++i) CHECK_NOTHROW(world.step(kDefaultTimeStep));
+    CHECK(allFinite(world));
+    world.broadPhase().validate();
+}
