@@ -175,6 +175,12 @@ private:
         lane[0] = mix(lane[0], toLittleEndian(words[0]));
         lane[1] = mix(lane[1], toLittleEndian(words[1]));
     }
+    if (at + 8 <= bytes.size()) { // the 8 to 15 bytes left: one more word, then under 8
+        std::uint64_t word;
+        std::memcpy(&word, bytes.data() + at, 8);
+        lane[0] = mix(lane[0], toLittleEndian(word));
+        at += 8;
+    }
     std::uint64_t tail = 0;
     for (std::size_t shift = 0; at < bytes.size(); ++at, shift += 8)
         tail |= std::uint64_t{bytes[at]} << shift;

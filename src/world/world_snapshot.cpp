@@ -3,8 +3,8 @@
 // Layout (little-endian): an 8-byte magic, the format version (u32), flags (u32, 0), the payload
 // size (u64) and its checksum (u64), then the payload: the world's settings; every body, shape and
 // contact slot (generation and liveness, then the fields of snapshot_fields.hpp for live ones);
-// each live body's shape and contact lists in list order; the free lists, the moved shapes, the
-// awake bodies; the events of the last step and those waiting for the next.
+// each live body's shape and contact lists in list order; the free lists and the awake bodies; the
+// events of the last step and those waiting for the next.
 //
 // Restore builds a complete new WorldState, checks every index and list against the others, and
 // only then replaces the old one, so bad bytes are refused with the world unchanged. The broad
@@ -120,7 +120,6 @@ void writePayload(const WorldState& s, ByteWriter& w) {
     putIndexList(w, s.freeBodies);
     putIndexList(w, s.freeShapes);
     putIndexList(w, s.freeContacts);
-    putIndexList(w, s.movedShapes);
     putIndexList(w, s.awakeBodies);
 
     const auto pairs = [&](const auto& events, auto first, auto second) {
@@ -305,6 +304,8 @@ void readSlots(ByteReader& r, WorldState& s) {
         // Sizes, offsets, masses and reach as createCircle/createBox check them; the body's mass
         // sum is checked against its saved one once its shapes are linked.
         s.checkShapeLimits(kRestore, "bytes", s.bodies[shape.body], shape);
+        bad(shape.friction >= 0.0f && shape.restitution >= 0.0f && shape.restitution <= 1.0f,
+            "hold a shape friction or restitution out of range");
         // Between steps every fat box holds its shape; the narrow phase relies on it (shapes
         // whose fat boxes parted are never collided).
         bad(contains(shape.fatBox, boundsOf(detail::placeShape(shape, s.bodies[shape.body]))),
@@ -329,6 +330,8 @@ void readSlots(ByteReader& r, WorldState& s) {
         contact.edges[1].body = s.shapes[contact.shapeB].body;
         bad(contact.edges[0].body != contact.edges[1].body,
             "hold a contact between two shapes of one body");
+        bad(contact.friction >= 0.0f && contact.restitution >= 0.0f && contact.restitution <= 1.0f,
+            "hold a contact friction or restitution out of range");
         bad(contact.manifold.pointCount >= 0 &&
                 contact.manifold.pointCount <= detail::kMaxManifoldPoints,
             "hold a contact with an impossible point count");
@@ -438,16 +441,11 @@ void readWorkLists(ByteReader& r, WorldState& s) {
     readFreeList(r, s.freeShapes, s.shapes, hasGeneration);
     readFreeList(r, s.freeContacts, s.contacts, [](const detail::Contact&) { return true; });
 
-    getIndexList(r, s.movedShapes);
-    std::size_t moved = 0;
-    for (const detail::Shape& shape : s.shapes) moved += shape.live && shape.moved ? 1 : 0;
-    std::vector<std::uint8_t> seen(s.shapes.size(), 0);
-    for (const std::uint32_t i : s.movedShapes) {
-        bad(i < s.shapes.size() && s.shapes[i].live && s.shapes[i].moved && !seen[i],
-            "hold a moved-shape list that does not match the shapes");
-        seen[i] = 1;
-    }
-    bad(moved == s.movedShapes.size(), "leave a moved shape out of the moved list");
+    // The moved list is the shapes flagged moved. The world's own list may also hold destroyed
+    // shapes or a reused slot twice (the pair search skips and merges them), and its order does
+    // not matter (new pairs are sorted), so it is rebuilt in slot order rather than saved.
+    for (std::uint32_t i = 0; i < s.shapes.size(); ++i)
+        if (s.shapes[i].live && s.shapes[i].moved) s.movedShapes.push_back(i);
 
     getIndexList(r, s.awakeBodies);
     std::size_t awake = 0;
