@@ -1,0 +1,237 @@
+// World's shape functions: argument checks, then the shape built and attached (WorldState).
+#include <cmath>
+
+#include "core/check.hpp"
+#include "rigid2d/world.hpp"
+#include "world/world_state.hpp"
+
+namespace rigid2d {
+
+using detail::Body;
+using detail::kNullIndex;
+using detail::require;
+using detail::requireFinite;
+using detail::Shape;
+
+namespace {
+
+void checkFriction(std::string_view fn, std::string_view field, float friction) {
+    require(isFinite(friction) && friction >= 0.0f, fn, field, "must be finite and >= 0", friction);
+}
+void checkRestitution(std::string_view fn, std::string_view field, float restitution) {
+    require(isFinite(restitution) && restitution >= 0.0f && restitution <= 1.0f, fn, field,
+            "must be in [0, 1]", restitution);
+}
+
+void checkShapeDef(std::string_view fn, const ShapeDef& def) {
+    require(isFinite(def.density) && def.density >= 0.0f, fn, "def.density",
+            "must be finite and >= 0", def.density);
+    checkFriction(fn, "def.friction", def.friction);
+    checkRestitution(fn, "def.restitution", def.restitution);
+}
+
+} // namespace
+
+// --- shapes
+
+namespace {
+// Everything that can refuse runs before anything is linked: the checks, then the proxy insert
+// (the one call into the broad phase that may throw). Only then is the shape attached.
+ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view field,
+                    BodyId bodyId, const ShapeDef& def, Shape proto) {
+    proto.isSensor = def.isSensor;
+    proto.enableSensorEvents = def.enableSensorEvents;
+    proto.enableContactEvents = def.enableContactEvents;
+    proto.enableHitEvents = def.enableHitEvents;
+    proto.body = bodyId.index;
+    proto.density = def.density;
+    proto.friction = def.friction;
+    proto.restitution = def.restitution;
+    proto.filter = def.filter;
+    proto.userData = def.userData;
+    s.checkShape(fn, field, s.bodies[bodyId.index], proto);
+
+    const bool reuse = !s.freeShapes.empty();
+    const std::uint32_t index =
+        reuse ? s.freeShapes.back() : static_cast<std::uint32_t>(s.shapes.size());
+    proto.fatBox = fatten(detail::boundsOf(detail::placeShape(proto, s.bodies[bodyId.index])),
+                          s.def.aabbMargin);
+    proto.proxy = s.broadPhase->insert(proto.fatBox, index);
+    try {
+        const std::uint32_t proxy = toIndex(proto.proxy);
+        if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
+        if (!reuse) s.shapes.emplace_back();
+        s.movedShapes.reserve(s.movedShapes.size() + 1);
+    } catch (...) {
+        s.broadPhase->remove(proto.proxy);
+        throw;
+    }
+    if (reuse) s.freeShapes.pop_back();
+    Shape& shape = s.shapes[index];
+    proto.generation = shape.generation != 0 ? shape.generation : s.nextGeneration(0);
+    proto.live = true;
+    Body& body = s.bodies[bodyId.index];
+    proto.nextInBody = body.firstShape;
+    shape = proto;
+    s.proxyShape[toIndex(shape.proxy)] = index;
+    body.firstShape = index;
+    ++body.shapeCount;
+    ++s.shapeCount;
+    s.updateMass(body);
+    s.markMoved(index);
+    s.wake(bodyId.index);
+    return s.shapeId(index);
+}
+} // namespace
+
+ShapeId World::createCircle(BodyId body, const ShapeDef& def, const Circle& circle) {
+    constexpr std::string_view fn = "World::createCircle";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    s.checkedBody(body, fn);
+    checkShapeDef(fn, def);
+    requireFinite(fn, "circle.center", circle.center);
+    require(isFinite(circle.radius) && circle.radius > 0.0f, fn, "circle.radius",
+            "must be finite and > 0", circle.radius);
+    Shape proto;
+    proto.type = ShapeType::Circle;
+    proto.center = circle.center;
+    proto.radius = circle.radius;
+    return attachShape(s, fn, "circle", body, def, proto);
+}
+
+ShapeId World::createBox(BodyId body, const ShapeDef& def, const Box& box) {
+    constexpr std::string_view fn = "World::createBox";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    s.checkedBody(body, fn);
+    checkShapeDef(fn, def);
+    requireFinite(fn, "box.center", box.center);
+    require(isFinite(box.halfExtents) && box.halfExtents.x > 0.0f && box.halfExtents.y > 0.0f, fn,
+            "box.halfExtents", "must be finite and > 0", box.halfExtents);
+    Shape proto;
+    proto.type = ShapeType::Box;
+    proto.center = box.center;
+    proto.halfExtents = box.halfExtents;
+    return attachShape(s, fn, "box", body, def, proto);
+}
+
+void World::destroyShape(ShapeId id) {
+    constexpr std::string_view fn = "World::destroyShape";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    const std::uint32_t bodyIndex = s.checkedShape(id, fn).body;
+    s.destroyShapeSlot(id.index);
+    s.updateMass(s.bodies[bodyIndex]);
+    s.wake(bodyIndex);
+}
+
+bool World::isValid(ShapeId id) const noexcept { return m_state->isLive(id); }
+BodyId World::shapeBody(ShapeId id) const {
+    return m_state->bodyId(m_state->checkedShape(id, "World::shapeBody").body);
+}
+ShapeType World::shapeType(ShapeId id) const {
+    return m_state->checkedShape(id, "World::shapeType").type;
+}
+Circle World::shapeCircle(ShapeId id) const {
+    const Shape& shape = m_state->checkedShape(id, "World::shapeCircle");
+    require(shape.type == ShapeType::Circle, "World::shapeCircle", "shape", "must be a circle");
+    return {shape.center, shape.radius};
+}
+Box World::shapeBox(ShapeId id) const {
+    const Shape& shape = m_state->checkedShape(id, "World::shapeBox");
+    require(shape.type == ShapeType::Box, "World::shapeBox", "shape", "must be a box");
+    return {shape.center, shape.halfExtents};
+}
+AABB World::shapeAABB(ShapeId id) const {
+    m_state->checkedShape(id, "World::shapeAABB");
+    return detail::boundsOf(m_state->placed(id.index));
+}
+bool World::isSensor(ShapeId id) const {
+    return m_state->checkedShape(id, "World::isSensor").isSensor;
+}
+float World::friction(ShapeId id) const {
+    return m_state->checkedShape(id, "World::friction").friction;
+}
+float World::restitution(ShapeId id) const {
+    return m_state->checkedShape(id, "World::restitution").restitution;
+}
+Filter World::filter(ShapeId id) const { return m_state->checkedShape(id, "World::filter").filter; }
+std::uint64_t World::userData(ShapeId id) const {
+    return m_state->checkedShape(id, "World::userData").userData;
+}
+
+// Mixed values of existing contacts are updated so the change applies at once.
+void World::setFriction(ShapeId id, float friction) {
+    constexpr std::string_view fn = "World::setFriction";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    Shape& shape = s.checkedShape(id, fn);
+    checkFriction(fn, "friction", friction);
+    shape.friction = friction;
+    for (std::uint32_t c = s.bodies[shape.body].firstContact; c != kNullIndex;) {
+        detail::Contact& contact = s.contacts[c];
+        if (contact.shapeA == id.index || contact.shapeB == id.index)
+            contact.friction =
+                std::sqrt(s.shapes[contact.shapeA].friction * s.shapes[contact.shapeB].friction);
+        c = contact.edges[contact.edges[0].body == shape.body ? 0 : 1].next;
+    }
+}
+
+void World::setRestitution(ShapeId id, float restitution) {
+    constexpr std::string_view fn = "World::setRestitution";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    Shape& shape = s.checkedShape(id, fn);
+    checkRestitution(fn, "restitution", restitution);
+    shape.restitution = restitution;
+    for (std::uint32_t c = s.bodies[shape.body].firstContact; c != kNullIndex;) {
+        detail::Contact& contact = s.contacts[c];
+        if (contact.shapeA == id.index || contact.shapeB == id.index)
+            contact.restitution = std::max(s.shapes[contact.shapeA].restitution,
+                                           s.shapes[contact.shapeB].restitution);
+        c = contact.edges[contact.edges[0].body == shape.body ? 0 : 1].next;
+    }
+}
+
+// A new filter may forbid existing contacts (destroyed now) or allow new ones (found at the
+// next step: the proxy is marked moved).
+void World::setFilter(ShapeId id, const Filter& filter) {
+    constexpr std::string_view fn = "World::setFilter";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    Shape& shape = s.checkedShape(id, fn);
+    shape.filter = filter;
+    const std::uint32_t bodyIndex = shape.body;
+    for (std::uint32_t c = s.bodies[bodyIndex].firstContact; c != kNullIndex;) {
+        const detail::Contact& contact = s.contacts[c];
+        const std::uint32_t next = contact.edges[contact.edges[0].body == bodyIndex ? 0 : 1].next;
+        if ((contact.shapeA == id.index || contact.shapeB == id.index) &&
+            !s.shouldCollide(contact.shapeA, contact.shapeB)) {
+            if (contact.touching && !contact.sensor) {
+                s.wake(contact.edges[0].body);
+                s.wake(contact.edges[1].body);
+            }
+            s.destroyContact(c, true);
+        }
+        c = next;
+    }
+    s.markMoved(id.index);
+    s.wake(bodyIndex);
+}
+
+void World::forEachShape(BodyId id, FunctionRef<void(ShapeId)> visit) const {
+    auto& s = *m_state;
+    const Body& body = s.checkedBody(id, "World::forEachShape");
+    ++s.lockDepth;
+    try {
+        for (std::uint32_t i = body.firstShape; i != kNullIndex; i = s.shapes[i].nextInBody)
+            visit(s.shapeId(i));
+    } catch (...) {
+        --s.lockDepth;
+        throw;
+    }
+    --s.lockDepth;
+}
+
+} // namespace rigid2d
