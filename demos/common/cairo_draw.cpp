@@ -47,6 +47,46 @@ void CairoDraw::drawBox(const AABB& box, Color fill, Color outline) {
     cairo_stroke(m_cr);
 }
 
+void CairoDraw::drawPolygon(std::span<const Vec2> vertices, float radius, Color fill,
+                            Color outline) {
+    const std::size_t n = vertices.size();
+    if (n == 0) return;
+    cairo_new_path(m_cr);
+    auto lineTo = [&](Vec2 world) {
+        const Vec2 p = m_camera.toScreen(world);
+        cairo_line_to(m_cr, p.x, p.y);
+    };
+    // Outward normal of the edge a -> b of a counter-clockwise polygon, as an angle.
+    auto normalAngle = [](Vec2 a, Vec2 b) {
+        return std::atan2(-static_cast<double>(b.x - a.x), static_cast<double>(b.y - a.y));
+    };
+    if (radius <= 0.0f || n < 2) {
+        for (const Vec2 v : vertices) lineTo(v);
+    } else {
+        // The rounded outline: at each vertex an arc from the previous edge's normal to the next's.
+        constexpr int kArcSteps = 8;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Vec2 prev = vertices[(i + n - 1) % n], v = vertices[i],
+                       next = vertices[(i + 1) % n];
+            const double from = normalAngle(prev, v);
+            double to = normalAngle(v, next);
+            if (to < from) to += 2.0 * M_PI;
+            for (int k = 0; k <= kArcSteps; ++k) {
+                const double a = from + (to - from) * k / kArcSteps;
+                lineTo(v + radius * Vec2{static_cast<float>(std::cos(a)),
+                                         static_cast<float>(std::sin(a))});
+            }
+        }
+    }
+    cairo_close_path(m_cr);
+    setColor(fill);
+    cairo_fill_preserve(m_cr);
+    setColor(outline);
+    cairo_set_line_width(m_cr,
+                         lineWidthFor(static_cast<double>(radius * m_camera.pixelsPerMeter) + 8.0));
+    cairo_stroke(m_cr);
+}
+
 void CairoDraw::drawAABB(const AABB& box, Color color) {
     const Vec2 a = m_camera.toScreen({box.lower.x, box.upper.y});
     const Vec2 b = m_camera.toScreen({box.upper.x, box.lower.y});

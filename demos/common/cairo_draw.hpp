@@ -16,6 +16,8 @@ public:
     void drawBox(const AABB& box, Color fill, Color outline) override;
     void drawAABB(const AABB& box, Color color) override;
     void drawSegment(Vec2 a, Vec2 b, Color color) override;
+    void drawPolygon(std::span<const Vec2> vertices, float radius, Color fill,
+                     Color outline) override;
     void drawPoint(Vec2 p, float size, Color color) override;
     void drawText(Vec2 p, std::string_view text, Color color) override;
 

@@ -29,8 +29,8 @@ struct ShapeDesc {
 };
 
 /// One body: type, position, angle, velocities, damping, gravity scale, flags in `def`, then its
-/// shapes. In a version-1 scene `def.fixedRotation` is false (the engine fixes the rotation of a
-/// dynamic body that has a box, as version 1 says).
+/// shapes. In a version-1 scene `def.fixedRotation` is as read (false); buildScene fixes the
+/// rotation of a body that has a box, as version 1 says.
 struct BodyDesc {
     BodyDef def;
     std::vector<ShapeDesc> shapes;

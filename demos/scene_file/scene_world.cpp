@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_numbers.hpp"
+#include "rigid2d/geometry.hpp"
 #include "scene_file.hpp"
 
 // The parts of scene files that need a World: building one, capturing one, its final state.
@@ -24,37 +25,39 @@ float shapeArea(const ShapeDesc& shape) {
                                            : 4.0f * shape.halfExtents.x * shape.halfExtents.y;
 }
 
-// What this engine cannot build yet, as the reason for the refusal, or nullptr.
-const char* unsupported(const SceneDesc& scene, const BodyDesc& body, const ShapeDesc& shape) {
-    switch (shape.kind) {
-    case ShapeType::Circle: return nullptr;
-    case ShapeType::Polygon: return "polygon shapes are not supported by this engine yet";
-    case ShapeType::Capsule: return "capsule shapes are not supported by this engine yet";
-    case ShapeType::Segment: return "segment shapes are not supported by this engine yet";
-    case ShapeType::Box: break;
-    }
-    // Version 1's boxes stay axis-aligned; version 2's turn with their body.
-    if (scene.version == 1) return nullptr;
-    const bool turns = shape.angle != 0.0f || body.def.angle != 0.0f ||
-                       (body.def.type != BodyType::Static && !body.def.fixedRotation);
-    return turns ? "boxes that turn are not supported by this engine yet (only axis-aligned boxes "
-                   "on static or fixed_rotation bodies at angle 0)"
-                 : nullptr;
-}
-
-// Refuses, before anything is created, a scene that uses what the engine cannot build.
+// Refuses, before anything is created, a scene that uses what the engine cannot build yet.
 void checkBuildable(const SceneDesc& scene) {
-    for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
-        const BodyDesc& body = scene.bodies[b];
-        for (std::size_t s = 0; s < body.shapes.size(); ++s) {
-            if (const char* reason = unsupported(scene, body, body.shapes[s])) {
-                throw SceneFileError(scene.name + ": body " + std::to_string(b) + ": shapes[" +
-                                     std::to_string(s) + "]: " + reason);
-            }
-        }
-    }
     if (!scene.joints.empty())
         throw SceneFileError(scene.name + ": joint 0: joints are not supported by this engine yet");
+}
+
+// Version 1's rule: a dynamic body that has a box never turns (its boxes stay axis-aligned).
+BodyDef bodyDefOf(const SceneDesc& scene, const BodyDesc& body) {
+    BodyDef def = body.def;
+    if (scene.version == 1)
+        for (const ShapeDesc& shape : body.shapes)
+            if (shape.kind == ShapeType::Box) def.fixedRotation = true;
+    return def;
+}
+
+void createShape(World& world, BodyId id, const ShapeDesc& shape) {
+    switch (shape.kind) {
+    case ShapeType::Circle:
+        world.createCircle(id, shape.def, Circle{shape.center, shape.radius});
+        break;
+    case ShapeType::Box:
+        world.createBox(id, shape.def, Box{shape.center, shape.halfExtents, shape.angle});
+        break;
+    case ShapeType::Polygon:
+        world.createPolygon(id, shape.def, makePolygon(shape.vertices, shape.radius));
+        break;
+    case ShapeType::Capsule:
+        world.createCapsule(id, shape.def, Capsule{shape.point1, shape.point2, shape.radius});
+        break;
+    case ShapeType::Segment:
+        world.createSegment(id, shape.def, Segment{shape.point1, shape.point2});
+        break;
+    }
 }
 
 } // namespace
@@ -65,14 +68,8 @@ std::vector<BodyId> buildScene(const SceneDesc& scene, World& world) {
     std::vector<BodyId> ids;
     ids.reserve(scene.bodies.size());
     for (const BodyDesc& body : scene.bodies) {
-        const BodyId id = world.createBody(body.def);
-        for (const ShapeDesc& shape : body.shapes) {
-            if (shape.kind == ShapeType::Circle) {
-                world.createCircle(id, shape.def, Circle{shape.center, shape.radius});
-            } else {
-                world.createBox(id, shape.def, Box{shape.center, shape.halfExtents});
-            }
-        }
+        const BodyId id = world.createBody(bodyDefOf(scene, body));
+        for (const ShapeDesc& shape : body.shapes) createShape(world, id, shape);
         ids.push_back(id);
     }
     return ids;

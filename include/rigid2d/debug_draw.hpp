@@ -1,6 +1,8 @@
 #pragma once
 /// The drawing interface the world and broad phases use to show themselves (viewer, headless PNG).
 
+#include <cstddef>
+#include <span>
 #include <string_view>
 
 #include "rigid2d/math.hpp"
@@ -25,6 +27,17 @@ public:
     /// An outline only (fat AABBs, grid cells, tree nodes).
     virtual void drawAABB(const AABB& box, Color color) = 0;
     virtual void drawSegment(Vec2 a, Vec2 b, Color color) = 0;
+    /// A solid convex polygon, counter-clockwise, rounded by `radius` (>= 0): every point within
+    /// `radius` of it. Two vertices make a capsule (a segment when `radius` is 0). The default
+    /// draws outlines only, with drawSegment and drawCircle; renderers fill it.
+    virtual void drawPolygon(std::span<const Vec2> vertices, float radius, Color fill,
+                             Color outline) {
+        (void)fill;
+        for (std::size_t i = 0; i < vertices.size(); ++i)
+            drawSegment(vertices[i], vertices[(i + 1) % vertices.size()], outline);
+        if (radius > 0.0f)
+            for (const Vec2 v : vertices) drawCircle(v, radius, 0.0f, outline, outline);
+    }
     /// A point of `size` pixels (contact points).
     virtual void drawPoint(Vec2 p, float size, Color color) = 0;
     /// A short label at a world position (optional for a renderer).

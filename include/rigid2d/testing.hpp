@@ -17,7 +17,8 @@ BodyId createFloor(World& world, float topY = 0.0f, float halfWidth = 100.0f);
 /// A body with one circle centred on it; dynamic by default.
 BodyId createCircle(World& world, Vec2 position, float radius, const ShapeDef& shape = {},
                     BodyType type = BodyType::Dynamic);
-/// A body with one box centred on it; dynamic by default.
+/// A fixed-rotation body with one axis-aligned box centred on it; dynamic by default. (A box
+/// that turns: World::createBox on a body without fixedRotation.)
 BodyId createBox(World& world, Vec2 position, Vec2 halfExtents, const ShapeDef& shape = {},
                  BodyType type = BodyType::Dynamic);
 

@@ -77,7 +77,7 @@ struct BodyDef {
     float linearDamping = 0.0f;         ///< 1/s; 0 = no drag
     float angularDamping = 0.0f;        ///< 1/s
     float gravityScale = 1.0f;          ///< multiplies the world's gravity, |scale| <= 1e6
-    bool fixedRotation = false;         ///< no rotation (forced on for a dynamic body with a box)
+    bool fixedRotation = false;         ///< no rotation (its boxes stay axis-aligned, see Box)
     bool bullet = false;                ///< continuous collision against static shapes
     bool enableSleep = true;            ///< false keeps this body (and its island) awake
     bool isAwake = true;                ///< start asleep to save work on pre-settled scenes
@@ -119,11 +119,13 @@ struct Circle {
     float radius = 0.5f;     ///< m, in [kMinShapeSize, kMaxShapeSize]
 };
 
-/// An axis-aligned box in body coordinates (it does not rotate with the body: a dynamic body
-/// carrying a box has fixed rotation).
+/// A box in body coordinates. It turns with its body, as a four-vertex polygon (`shapeType`
+/// says Polygon), unless it cannot turn: at angle 0 on a static or fixed-rotation body at angle 0
+/// it stays an axis-aligned box in the world (`shapeType` Box), the fast path of the narrow phase.
 struct Box {
-    Vec2 center{0.0f, 0.0f};        ///< m, offset from the body origin
-    Vec2 halfExtents{0.5f, 0.5f};   ///< m, both in [kMinShapeSize, kMaxShapeSize]
+    Vec2 center{0.0f, 0.0f};      ///< m, offset from the body origin
+    Vec2 halfExtents{0.5f, 0.5f}; ///< m, both in [kMinShapeSize, kMaxShapeSize]
+    float angle = 0.0f;           ///< rad, relative to the body
 };
 
 /// Most vertices a polygon may have: enough for the shapes games build, few enough that a polygon

@@ -118,14 +118,23 @@ public:
 
     // --- shapes
     ShapeId createCircle(BodyId body, const ShapeDef& def, const Circle& circle);
+    /// A box that turns with its body, or an axis-aligned one where it cannot turn (see Box).
     ShapeId createBox(BodyId body, const ShapeDef& def, const Box& box);
+    /// A convex polygon of 3 to 8 vertices (build it with makePolygon), optionally rounded.
+    ShapeId createPolygon(BodyId body, const ShapeDef& def, const Polygon& polygon);
+    ShapeId createCapsule(BodyId body, const ShapeDef& def, const Capsule& capsule);
+    /// A line segment: static or kinematic bodies only (it has no area, so no mass).
+    ShapeId createSegment(BodyId body, const ShapeDef& def, const Segment& segment);
     void destroyShape(ShapeId shape);
     [[nodiscard]] bool isValid(ShapeId shape) const noexcept;
     [[nodiscard]] BodyId shapeBody(ShapeId shape) const;
     [[nodiscard]] ShapeType shapeType(ShapeId shape) const;
-    [[nodiscard]] Circle shapeCircle(ShapeId shape) const; ///< throws if not a circle
-    [[nodiscard]] Box shapeBox(ShapeId shape) const;       ///< throws if not a box
-    [[nodiscard]] AABB shapeAABB(ShapeId shape) const;     ///< tight, world frame
+    [[nodiscard]] Circle shapeCircle(ShapeId shape) const;   ///< throws if not a circle
+    [[nodiscard]] Box shapeBox(ShapeId shape) const;         ///< throws if not an axis-aligned box
+    [[nodiscard]] Polygon shapePolygon(ShapeId shape) const; ///< body frame; throws if not one
+    [[nodiscard]] Capsule shapeCapsule(ShapeId shape) const; ///< throws if not a capsule
+    [[nodiscard]] Segment shapeSegment(ShapeId shape) const; ///< throws if not a segment
+    [[nodiscard]] AABB shapeAABB(ShapeId shape) const;       ///< tight, world frame
     [[nodiscard]] bool isSensor(ShapeId shape) const;
     [[nodiscard]] float friction(ShapeId shape) const;
     [[nodiscard]] float restitution(ShapeId shape) const;

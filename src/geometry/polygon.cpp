@@ -7,6 +7,7 @@
 
 #include "core/check.hpp"
 #include "geometry/rot.hpp"
+#include "geometry/shape_geometry.hpp"
 #include "rigid2d/geometry.hpp"
 
 namespace rigid2d {
@@ -125,6 +126,22 @@ Polygon makePolygon(std::span<const Vec2> points, float radius) {
     return polygon;
 }
 
+Polygon detail::makeBoxPolygon(Vec2 halfExtents, Vec2 center, detail::Rot q) noexcept {
+    const Vec2 corners[4] = {{-halfExtents.x, -halfExtents.y},
+                             {halfExtents.x, -halfExtents.y},
+                             {halfExtents.x, halfExtents.y},
+                             {-halfExtents.x, halfExtents.y}};
+    const Vec2 normals[4] = {{0.0f, -1.0f}, {1.0f, 0.0f}, {0.0f, 1.0f}, {-1.0f, 0.0f}};
+    Polygon box;
+    box.count = 4;
+    for (int i = 0; i < 4; ++i) {
+        box.vertices[i] = center + rotate(q, corners[i]);
+        box.normals[i] = rotate(q, normals[i]);
+    }
+    box.centroid = center;
+    return box;
+}
+
 Polygon makeBox(Vec2 halfExtents, Vec2 center, float angle) {
     detail::require(isFinite(halfExtents) && halfExtents.x > 0.0f && halfExtents.y > 0.0f,
                     "makeBox", "halfExtents", "must be finite and > 0", halfExtents);
@@ -134,20 +151,7 @@ Polygon makeBox(Vec2 halfExtents, Vec2 center, float angle) {
     detail::requireFinite("makeBox", "center", center);
     detail::requireFinite("makeBox", "angle", angle);
 
-    const detail::Rot q = detail::makeRot(angle);
-    const Vec2 corners[4] = {{-halfExtents.x, -halfExtents.y},
-                             {halfExtents.x, -halfExtents.y},
-                             {halfExtents.x, halfExtents.y},
-                             {-halfExtents.x, halfExtents.y}};
-    const Vec2 normals[4] = {{0.0f, -1.0f}, {1.0f, 0.0f}, {0.0f, 1.0f}, {-1.0f, 0.0f}};
-    Polygon box;
-    box.count = 4;
-    for (int i = 0; i < 4; ++i) {
-        box.vertices[i] = center + detail::rotate(q, corners[i]);
-        box.normals[i] = detail::rotate(q, normals[i]);
-    }
-    box.centroid = center;
-    return box;
+    return detail::makeBoxPolygon(halfExtents, center, detail::makeRot(angle));
 }
 
 } // namespace rigid2d

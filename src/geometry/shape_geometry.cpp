@@ -34,7 +34,7 @@ ShapeGeometry makeGeometry(const Circle& circle) noexcept {
 ShapeGeometry makeGeometry(const Box& box) {
     ShapeGeometry g;
     g.type = ShapeType::Box;
-    g.polygon = makeBox(box.halfExtents, box.center);
+    g.polygon = makeBox(box.halfExtents, box.center, box.angle);
     return g;
 }
 

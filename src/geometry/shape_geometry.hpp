@@ -19,6 +19,9 @@ struct ShapeGeometry {
 /// A capsule as a rounded polygon of two vertices (center1, center2) and two opposite normals
 /// (normal 0 is the edge direction turned clockwise). center1 != center2.
 [[nodiscard]] Polygon makeCapsulePolygon(const Capsule& capsule) noexcept;
+/// A box polygon, unchecked (makeBox checks its arguments first): corners counter-clockwise from
+/// (-x, -y), turned by `q` about the centre.
+[[nodiscard]] Polygon makeBoxPolygon(Vec2 halfExtents, Vec2 center, Rot q) noexcept;
 /// A segment as a capsule of radius 0.
 [[nodiscard]] Polygon makeSegmentPolygon(const Segment& segment) noexcept;
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/check.hpp"
+#include "rigid2d/geometry.hpp"
 #include "world/world_state.hpp"
 
 namespace rigid2d::detail {
@@ -21,24 +22,49 @@ constexpr double kMinInertiaFraction = 0.01;
 
 struct ShapeMass {
     double mass = 0.0;
-    double ownInertia = 0.0; ///< about the shape's centre
+    double ownInertia = 0.0;   ///< about the shape's centre of mass
+    double cx = 0.0, cy = 0.0; ///< the shape's centre of mass, body frame
 };
+
+// Unit density, so that the float routine cannot overflow (an area is at most (2e8 m)^2); the
+// density scales it in double.
+MassData polygonalUnitMass(const Shape& shape) {
+    const Polygon& p = shape.polygon;
+    switch (shape.type) {
+    case ShapeType::Capsule:
+        return computeMass(Capsule{p.vertices[0], p.vertices[1], p.radius}, 1.0f);
+    case ShapeType::Segment: return {0.0f, p.centroid, 0.0f};
+    default: return computeMass(p, 1.0f);
+    }
+}
 
 ShapeMass shapeMass(const Shape& shape) {
     const double density = shape.density;
     if (shape.type == ShapeType::Circle) {
         const double r = shape.radius;
         const double m = density * kPi * r * r;
-        return {m, 0.5 * m * r * r};
+        return {m, 0.5 * m * r * r, shape.center.x, shape.center.y};
+    }
+    if (isPolygonal(shape.type)) {
+        const MassData unit = polygonalUnitMass(shape);
+        return {density * double{unit.mass}, density * double{unit.rotationalInertia},
+                unit.center.x, unit.center.y};
     }
     const double w = 2.0 * static_cast<double>(shape.halfExtents.x);
     const double h = 2.0 * static_cast<double>(shape.halfExtents.y);
     const double m = density * w * h;
-    return {m, m * (w * w + h * h) / 12.0};
+    return {m, m * (w * w + h * h) / 12.0, shape.center.x, shape.center.y};
 }
 
 // Farthest point of the shape from `point` (body frame), over every rotation of the body.
 double reachFrom(const Shape& shape, double px, double py) {
+    if (isPolygonal(shape.type)) {
+        double reach = 0.0;
+        for (int i = 0; i < shape.polygon.count; ++i)
+            reach = std::max(reach, std::hypot(double{shape.polygon.vertices[i].x} - px,
+                                               double{shape.polygon.vertices[i].y} - py));
+        return reach + double{shape.polygon.radius};
+    }
     const double dx = double{shape.center.x} - px, dy = double{shape.center.y} - py;
     const double extent = shape.type == ShapeType::Circle ? static_cast<double>(shape.radius)
                                                           : std::hypot(double{shape.halfExtents.x},
@@ -65,7 +91,7 @@ BodyMass WorldState::massOf(const Body& body, const Shape* extra) const {
     bool hasBox = false;
     auto add = [&](const Shape& shape) {
         const ShapeMass sm = shapeMass(shape);
-        const double cx = shape.center.x, cy = shape.center.y;
+        const double cx = sm.cx, cy = sm.cy;
         hasBox = hasBox || shape.type == ShapeType::Box;
         mass += sm.mass;
         mx += sm.mass * cx;
@@ -73,7 +99,13 @@ BodyMass WorldState::massOf(const Body& body, const Shape* extra) const {
         inertiaAtOrigin += sm.ownInertia + sm.mass * (cx * cx + cy * cy);
         if (!(sm.mass > 0.0) || sm.mass > kLargest) return; // the caller refuses the latter
         float m, ownInertia;
-        if (shape.type == ShapeType::Circle) {
+        Vec2 center = shape.center;
+        if (isPolygonal(shape.type)) {
+            const MassData unit = polygonalUnitMass(shape);
+            m = shape.density * unit.mass;
+            ownInertia = shape.density * unit.rotationalInertia;
+            center = unit.center;
+        } else if (shape.type == ShapeType::Circle) {
             m = shape.density * 3.14159265358979f * shape.radius * shape.radius;
             ownInertia = 0.5f * m * shape.radius * shape.radius;
         } else {
@@ -82,9 +114,8 @@ BodyMass WorldState::massOf(const Body& body, const Shape* extra) const {
             ownInertia = m * (size.x * size.x + size.y * size.y) / 12.0f;
         }
         massF += m;
-        momentF += m * shape.center;
-        inertiaAtOriginF +=
-            ownInertia + m * (shape.center.x * shape.center.x + shape.center.y * shape.center.y);
+        momentF += m * center;
+        inertiaAtOriginF += ownInertia + m * (center.x * center.x + center.y * center.y);
     };
     for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody)
         add(shapes[s]);
@@ -124,10 +155,7 @@ void WorldState::updateMass(Body& body) {
     body.minExtent = kMaxShapeSize;
     for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
         const Shape& shape = shapes[s];
-        body.minExtent =
-            std::min(body.minExtent, shape.type == ShapeType::Circle
-                                         ? shape.radius
-                                         : std::min(shape.halfExtents.x, shape.halfExtents.y));
+        body.minExtent = std::min(body.minExtent, shapeInnerExtent(shape));
     }
     body.mass = body.invMass = body.inertia = body.invInertia = 0.0f;
     body.localCenter = {};
@@ -158,22 +186,37 @@ bool WorldState::boundsFit(const Shape& shape, Vec2 position) const noexcept {
 
 void WorldState::checkShapeLimits(std::string_view function, std::string_view field,
                                   const Body& body, const Shape& shape) const {
-    const bool circle = shape.type == ShapeType::Circle;
-    const std::string_view size = circle ? "circle.radius" : "box.halfExtents";
-    const std::string_view center = circle ? "circle.center" : "box.center";
     auto inSizeRange = [](float v) { return v >= kMinShapeSize && v <= kMaxShapeSize; };
-    if (shape.type == ShapeType::Circle)
-        require(inSizeRange(shape.radius), function, size,
-                "must be in [kMinShapeSize, kMaxShapeSize] = [1e-6, 1e8] m", shape.radius);
-    else
+    auto withinReach = [](Vec2 v) {
+        return std::fabs(v.x) <= kMaxShapeSize && std::fabs(v.y) <= kMaxShapeSize;
+    };
+    constexpr std::string_view kSizeRule =
+        "must be in [kMinShapeSize, kMaxShapeSize] = [1e-6, 1e8] m";
+    constexpr std::string_view kReachRule =
+        "must be within kMaxShapeSize = 1e8 m of the body origin";
+    switch (shape.type) {
+    case ShapeType::Circle:
+        require(inSizeRange(shape.radius), function, "circle.radius", kSizeRule, shape.radius);
+        require(withinReach(shape.center), function, "circle.center", kReachRule, shape.center);
+        break;
+    case ShapeType::Box:
         require(inSizeRange(shape.halfExtents.x) && inSizeRange(shape.halfExtents.y), function,
-                size, "must be in [kMinShapeSize, kMaxShapeSize] = [1e-6, 1e8] m",
-                shape.halfExtents);
-    require(
-        std::fabs(shape.center.x) <= kMaxShapeSize && std::fabs(shape.center.y) <= kMaxShapeSize,
-        function, center, "must be within kMaxShapeSize = 1e8 m of the body origin", shape.center);
+                "box.halfExtents", kSizeRule, shape.halfExtents);
+        require(withinReach(shape.center), function, "box.center", kReachRule, shape.center);
+        break;
+    case ShapeType::Polygon:
+    case ShapeType::Capsule:
+    case ShapeType::Segment:
+        for (int i = 0; i < shape.polygon.count; ++i)
+            require(withinReach(shape.polygon.vertices[i]), function, field, kReachRule,
+                    shape.polygon.vertices[i]);
+        require(shape.polygon.radius <= kMaxShapeSize, function, field, kSizeRule,
+                shape.polygon.radius);
+        break;
+    }
     require(boundsFit(shape, body.position), function, field,
             "would have bounds beyond the float range at its body's position", body.position);
+    if (shape.type == ShapeType::Segment) return; // no area, no mass, whatever the density
     const double m = shapeMass(shape).mass;
     require(shape.density == 0.0f || (m >= double{kMinShapeMass} && m <= double{kMaxShapeMass}),
             function, "def.density",

@@ -1,9 +1,14 @@
 #pragma once
-// A shape as the world stores it, plus its world-frame geometry. Boxes stay axis-aligned in the
-// WORLD frame whatever the body angle; circle centres turn with the body.
+// A shape as the world stores it, and its geometry in the world. Three families:
+//   circles       centre in the body frame, turning with the body;
+//   Box           an axis-aligned box in the WORLD frame at body position + centre, whatever the
+//                 body angle (only on bodies that do not turn): the narrow phase's fast path;
+//   polygonal     polygons, turning boxes, capsules and segments, held as a body-frame polygon
+//                 (a capsule or segment has two vertices), turning with the body.
 
 #include <cstdint>
 
+#include "geometry/shape_geometry.hpp"
 #include "narrowphase/placed_shape.hpp"
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/math.hpp"
@@ -36,7 +41,37 @@ struct Shape {
 
     ProxyId proxy = ProxyId::Null;
     AABB fatBox{};
+
+    /// Polygonal kinds only, body frame. Last, after the fields every step reads.
+    Polygon polygon{};
 };
+
+/// Polygons, capsules and segments: held as `Shape::polygon` and collided through the
+/// ShapeGeometry table; circles and axis-aligned boxes keep their own placed-shape path.
+[[nodiscard]] constexpr bool isPolygonal(ShapeType type) noexcept {
+    return type == ShapeType::Polygon || type == ShapeType::Capsule || type == ShapeType::Segment;
+}
+
+/// The shape as the ShapeGeometry routines take it (body frame; an axis-aligned box in the world
+/// axes around its centre offset).
+[[nodiscard]] inline ShapeGeometry geometryOf(const Shape& shape) noexcept {
+    ShapeGeometry g;
+    g.type = shape.type;
+    if (shape.type == ShapeType::Circle) {
+        g.circle = Circle{shape.center, shape.radius};
+    } else if (shape.type == ShapeType::Box) {
+        g.polygon = makeBoxPolygon(shape.halfExtents, shape.center, Rot{});
+    } else {
+        g.polygon = shape.polygon;
+    }
+    return g;
+}
+
+/// Where geometryOf's frame sits: the body's transform, without its rotation for an axis-aligned
+/// box.
+[[nodiscard]] inline Transform transformOf(const Shape& shape, const Body& body) noexcept {
+    return {body.position, shape.type == ShapeType::Box ? Rot{} : body.rot};
+}
 
 [[nodiscard]] inline PlacedShape placeShape(const Shape& shape, const Body& body) noexcept {
     PlacedShape placed;
@@ -49,6 +84,29 @@ struct Shape {
         placed.halfExtents = shape.halfExtents;
     }
     return placed;
+}
+
+// The smallest distance from the shape's centre to its surface: how far the body may move in one
+// step before the continuous pass has to look (a segment has none).
+[[nodiscard]] inline float shapeInnerExtent(const Shape& shape) noexcept {
+    switch (shape.type) {
+    case ShapeType::Circle: return shape.radius;
+    case ShapeType::Box: return std::min(shape.halfExtents.x, shape.halfExtents.y);
+    case ShapeType::Segment: return 0.0f;
+    case ShapeType::Capsule: return shape.polygon.radius;
+    case ShapeType::Polygon: break;
+    }
+    const Polygon& p = shape.polygon;
+    float inner = kMaxShapeSize;
+    for (int i = 0; i < p.count; ++i)
+        inner = std::min(inner, dot(p.normals[i], p.vertices[i] - p.centroid));
+    return std::max(inner, 0.0f) + p.radius;
+}
+
+/// The tight world-frame box of the shape on its body.
+[[nodiscard]] inline AABB shapeBounds(const Shape& shape, const Body& body) noexcept {
+    if (!isPolygonal(shape.type)) return boundsOf(placeShape(shape, body));
+    return boundsOf(geometryOf(shape), transformOf(shape, body));
 }
 
 } // namespace rigid2d::detail

@@ -210,6 +210,16 @@ void shapeFields(Io& io, S& shape) {
     io(shape.fatBox);
 }
 
+/// The body-frame polygon of a polygonal shape (polygon, capsule, segment), after its record.
+template <class Io, class P>
+void polygonFields(Io& io, P& polygon) {
+    io(polygon.count);
+    io(polygon.radius);
+    io(polygon.centroid);
+    for (auto& v : polygon.vertices) io(v);
+    for (auto& n : polygon.normals) io(n);
+}
+
 /// A contact without its manifold points; only the `pointCount` points in use follow it (the
 /// others are never read: the next step rebuilds the manifold and matches impulses by id among
 /// the points in use).

@@ -35,6 +35,7 @@ BodyId createBox(World& world, Vec2 position, Vec2 halfExtents, const ShapeDef& 
     BodyDef bodyDef;
     bodyDef.type = type;
     bodyDef.position = position;
+    bodyDef.fixedRotation = true;
     const BodyId body = world.createBody(bodyDef);
     world.createBox(body, shape, Box{{0.0f, 0.0f}, halfExtents});
     return body;

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "geometry/shape_cast.hpp"
 #include "geometry/time_of_impact.hpp"
 #include "world/world_state.hpp"
 
@@ -49,12 +50,31 @@ float bulletTimeOfImpact(const WorldShape& moving, Vec2 translation, const World
     const float coreT = timeOfImpact(core, translation, fixed, 0.0f);
     return coreT > 0.0f ? coreT : 1.0f; // a core already inside: nothing a sweep can save
 }
+
+// The same for a pair with a polygonal shape, by conservative advancement (castShape): the shape
+// at `start` moves by `translation` without turning.
+float polygonalTimeOfImpact(const Shape& moving, const Transform& start, Vec2 translation,
+                            const Shape& fixed, const Transform& fixedXf, float linearSlop) {
+    const DistanceProxy target = makeProxy(geometryOf(fixed));
+    const DistanceProxy mover = makeProxy(geometryOf(moving));
+    const float length = std::sqrt(dot(translation, translation));
+    SegmentHit hit;
+    if (castShape(target, fixedXf, mover, start, translation, 1.0f, hit))
+        return std::max(hit.fraction - linearSlop / length, 0.0f);
+    if (!shapesOverlap(target, fixedXf, mover, start)) return 1.0f;
+    DistanceProxy core;
+    core.count = 1;
+    core.points[0] = moving.center;
+    core.radius = 0.5f * shapeInnerExtent(moving);
+    if (castShape(target, fixedXf, core, start, translation, 1.0f, hit)) return hit.fraction;
+    return 1.0f; // a core already inside: nothing a sweep can save
+}
 } // namespace
 
 bool WorldState::pathLeavesFatBoxes(const Body& body, Vec2 translation) const noexcept {
     for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
         const Shape& shape = shapes[s];
-        const AABB end = boundsOf(placeShape(shape, body));
+        const AABB end = shapeBounds(shape, body);
         const AABB& fat = shape.fatBox;
         // How far the path (the end box together with the start box, the end box moved back)
         // reaches beyond the fat box.
@@ -67,10 +87,7 @@ bool WorldState::pathLeavesFatBoxes(const Body& body, Vec2 translation) const no
                      std::max(pathUpper.y - fat.upper.y, fat.lower.y - pathLower.y));
         // Up to the shape's smallest extent, an unseen static shape is overlapped but its centre
         // does not pass the surface: next step's contact pushes it back out.
-        const float extent = shape.type == ShapeType::Circle
-                                 ? shape.radius
-                                 : std::min(shape.halfExtents.x, shape.halfExtents.y);
-        if (excess > extent) return true;
+        if (excess > shapeInnerExtent(shape)) return true;
     }
     return false;
 }
@@ -95,7 +112,11 @@ void WorldState::solveContinuous() {
             if (shape.isSensor) continue;
             PlacedShape start = placeShape(shape, body);
             start.center -= translation;
-            const AABB startBox = boundsOf(start);
+            Transform startXf = transformOf(shape, body);
+            startXf.p -= translation;
+            AABB startBox = shapeBounds(shape, body);
+            startBox.lower -= translation;
+            startBox.upper -= translation;
             const AABB swept{{std::min(startBox.lower.x, startBox.lower.x + translation.x),
                               std::min(startBox.lower.y, startBox.lower.y + translation.y)},
                              {std::max(startBox.upper.x, startBox.upper.x + translation.x),
@@ -106,8 +127,13 @@ void WorldState::solveContinuous() {
                 const Shape& fixed = shapes[other];
                 if (bodies[fixed.body].type != BodyType::Static || fixed.isSensor) return true;
                 if (!shouldCollide(s, other)) return true;
-                const float t = bulletTimeOfImpact(moving, translation, toWorldShape(placed(other)),
-                                                   def.linearSlop);
+                const float t =
+                    isPolygonal(shape.type) || isPolygonal(fixed.type)
+                        ? polygonalTimeOfImpact(shape, startXf, translation, fixed,
+                                                transformOf(fixed, bodies[fixed.body]),
+                                                def.linearSlop)
+                        : bulletTimeOfImpact(moving, translation, toWorldShape(placed(other)),
+                                             def.linearSlop);
                 earliest = std::min(earliest, t);
                 return true;
             });

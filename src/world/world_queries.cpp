@@ -2,6 +2,8 @@
 #include <optional>
 
 #include "core/check.hpp"
+#include "geometry/ray_casts.hpp"
+#include "geometry/shape_cast.hpp"
 #include "geometry/shape_queries.hpp"
 #include "world/world_state.hpp"
 
@@ -22,18 +24,33 @@ private:
     int& m_depth;
 };
 
-bool shapeOverlaps(const detail::PlacedShape& shape, const AABB& region) {
-    if (shape.type == ShapeType::Circle)
-        return detail::circleOverlapsBox(shape.center, shape.radius, region);
-    return overlaps(detail::boundsOf(shape), region);
+bool shapeOverlaps(const detail::Shape& shape, const detail::Body& body, const AABB& region) {
+    if (detail::isPolygonal(shape.type)) {
+        const Vec2 half = 0.5f * (region.upper - region.lower);
+        detail::ShapeGeometry box;
+        box.type = ShapeType::Box;
+        box.polygon = detail::makeBoxPolygon(half, 0.5f * (region.lower + region.upper), {});
+        return detail::shapesOverlap(detail::makeProxy(detail::geometryOf(shape)),
+                                     detail::transformOf(shape, body), detail::makeProxy(box), {});
+    }
+    const detail::PlacedShape placed = detail::placeShape(shape, body);
+    if (placed.type == ShapeType::Circle)
+        return detail::circleOverlapsBox(placed.center, placed.radius, region);
+    return overlaps(detail::boundsOf(placed), region);
 }
 
-bool castAtShape(const detail::PlacedShape& shape, Vec2 origin, Vec2 translation, float maxFraction,
-                 detail::SegmentHit& hit) {
-    if (shape.type == ShapeType::Circle)
-        return detail::castSegmentAtCircle(shape.center, shape.radius, origin, translation,
+bool castAtShape(const detail::Shape& shape, const detail::Body& body, Vec2 origin,
+                 Vec2 translation, float maxFraction, detail::SegmentHit& hit) {
+    if (detail::isPolygonal(shape.type))
+        return detail::castSegmentAtShape(detail::geometryOf(shape),
+                                          detail::transformOf(shape, body), origin, translation,
+                                          maxFraction, hit);
+    const detail::PlacedShape placed = detail::placeShape(shape, body);
+    if (placed.type == ShapeType::Circle)
+        return detail::castSegmentAtCircle(placed.center, placed.radius, origin, translation,
                                            maxFraction, hit);
-    return detail::castSegmentAtBox(detail::boundsOf(shape), origin, translation, maxFraction, hit);
+    return detail::castSegmentAtBox(detail::boundsOf(placed), origin, translation, maxFraction,
+                                    hit);
 }
 } // namespace
 
@@ -43,7 +60,8 @@ void World::queryAABB(const AABB& region, FunctionRef<bool(ShapeId)> visit) cons
     QueryLock lock(s.lockDepth);
     s.broadPhase->query(region, [&](ProxyId proxy) {
         const std::uint32_t index = s.proxyShape[toIndex(proxy)];
-        if (!shapeOverlaps(s.placed(index), region)) return true;
+        const detail::Shape& shape = s.shapes[index];
+        if (!shapeOverlaps(shape, s.bodies[shape.body], region)) return true;
         return visit(s.shapeId(index));
     });
 }
@@ -57,7 +75,8 @@ void World::castRay(Vec2 origin, Vec2 translation, FunctionRef<float(const RayHi
     s.broadPhase->rayCast(origin, translation, maxFraction, [&](ProxyId proxy) {
         const std::uint32_t index = s.proxyShape[toIndex(proxy)];
         detail::SegmentHit hit;
-        if (!castAtShape(s.placed(index), origin, translation, maxFraction, hit))
+        const detail::Shape& shape = s.shapes[index];
+        if (!castAtShape(shape, s.bodies[shape.body], origin, translation, maxFraction, hit))
             return maxFraction;
         const float answer = visit(RayHit{s.shapeId(index), hit.point, hit.normal, hit.fraction});
         // 1 (or more) continues unclipped; a smaller value clips; 0 or less stops.
@@ -138,13 +157,21 @@ void World::debugDraw(DebugDraw& draw) const {
     auto drawShape = [&](std::uint32_t index) {
         const detail::Shape& shape = s.shapes[index];
         const detail::Body& body = s.bodies[shape.body];
-        const detail::PlacedShape placed = s.placed(index);
         if (draw.drawShapes) {
             const Color fill = fillOf(body, shape);
-            if (placed.type == ShapeType::Circle)
+            if (detail::isPolygonal(shape.type)) {
+                const detail::Transform xf = detail::transformOf(shape, body);
+                Vec2 vertices[kMaxPolygonVertices];
+                const auto count = static_cast<std::size_t>(shape.polygon.count);
+                for (std::size_t i = 0; i < count; ++i)
+                    vertices[i] = detail::transformPoint(xf, shape.polygon.vertices[i]);
+                draw.drawPolygon({vertices, count}, shape.polygon.radius, fill, outlineOf(fill));
+            } else if (shape.type == ShapeType::Circle) {
+                const detail::PlacedShape placed = detail::placeShape(shape, body);
                 draw.drawCircle(placed.center, placed.radius, body.angle, fill, outlineOf(fill));
-            else
-                draw.drawBox(detail::boundsOf(placed), fill, outlineOf(fill));
+            } else {
+                draw.drawBox(detail::shapeBounds(shape, body), fill, outlineOf(fill));
+            }
         }
         if (draw.drawAABBs) draw.drawAABB(shape.fatBox, kAABBColor);
     };

@@ -1,6 +1,8 @@
 // World's shape functions: argument checks, then the shape built and attached (WorldState).
 #include <cmath>
 
+#include "rigid2d/geometry.hpp"
+
 #include "core/check.hpp"
 #include "rigid2d/world.hpp"
 #include "world/world_state.hpp"
@@ -54,8 +56,7 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
     const bool reuse = !s.freeShapes.empty();
     const std::uint32_t index =
         reuse ? s.freeShapes.back() : static_cast<std::uint32_t>(s.shapes.size());
-    proto.fatBox = fatten(detail::boundsOf(detail::placeShape(proto, s.bodies[bodyId.index])),
-                          s.def.aabbMargin);
+    proto.fatBox = fatten(detail::shapeBounds(proto, s.bodies[bodyId.index]), s.def.aabbMargin);
     proto.proxy = s.broadPhase->insert(proto.fatBox, index);
     try {
         const std::uint32_t proxy = toIndex(proto.proxy);
@@ -104,16 +105,103 @@ ShapeId World::createBox(BodyId body, const ShapeDef& def, const Box& box) {
     constexpr std::string_view fn = "World::createBox";
     auto& s = *m_state;
     s.requireUnlocked(fn);
-    s.checkedBody(body, fn);
+    const Body& owner = s.checkedBody(body, fn);
     checkShapeDef(fn, def);
     requireFinite(fn, "box.center", box.center);
     require(isFinite(box.halfExtents) && box.halfExtents.x > 0.0f && box.halfExtents.y > 0.0f, fn,
             "box.halfExtents", "must be finite and > 0", box.halfExtents);
+    requireFinite(fn, "box.angle", box.angle);
     Shape proto;
-    proto.type = ShapeType::Box;
+    const bool turns = box.angle != 0.0f || owner.angle != 0.0f ||
+                       (owner.type != BodyType::Static && !owner.fixedRotation);
+    if (!turns) {
+        proto.type = ShapeType::Box;
+        proto.center = box.center;
+        proto.halfExtents = box.halfExtents;
+        return attachShape(s, fn, "box", body, def, proto);
+    }
+    require(4.0 * double{box.halfExtents.x} * double{box.halfExtents.y} >= double{kMinPolygonArea},
+            fn, "box.halfExtents",
+            "must give a box that turns an area of at least kMinPolygonArea (1e-6 m^2)",
+            box.halfExtents);
+    proto.type = ShapeType::Polygon;
+    proto.polygon = detail::makeBoxPolygon(box.halfExtents, box.center, detail::makeRot(box.angle));
     proto.center = box.center;
-    proto.halfExtents = box.halfExtents;
     return attachShape(s, fn, "box", body, def, proto);
+}
+
+ShapeId World::createPolygon(BodyId body, const ShapeDef& def, const Polygon& polygon) {
+    constexpr std::string_view fn = "World::createPolygon";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    s.checkedBody(body, fn);
+    checkShapeDef(fn, def);
+    require(polygon.count >= 3 && polygon.count <= kMaxPolygonVertices, fn, "polygon.count",
+            "must be in [3, kMaxPolygonVertices = 8] (build the polygon with makePolygon)",
+            static_cast<float>(polygon.count));
+    for (int i = 0; i < polygon.count; ++i)
+        requireFinite(fn, "polygon.vertices", polygon.vertices[i]);
+    require(isFinite(polygon.radius) && polygon.radius >= 0.0f, fn, "polygon.radius",
+            "must be finite and >= 0", polygon.radius);
+    // Built again from its vertices, so a hand-filled Polygon gets the same checks and the same
+    // normals as makePolygon's (a non-convex or clockwise one is refused, not trusted).
+    Shape proto;
+    proto.type = ShapeType::Polygon;
+    try {
+        proto.polygon = makePolygon({polygon.vertices, static_cast<std::size_t>(polygon.count)},
+                                    polygon.radius);
+    } catch (const Error& e) {
+        detail::refuse(fn, "polygon", e.what());
+    }
+    require(proto.polygon.count == polygon.count, fn, "polygon.vertices",
+            "must be convex, with no vertex inside the others' hull");
+    proto.center = proto.polygon.centroid;
+    return attachShape(s, fn, "polygon", body, def, proto);
+}
+
+ShapeId World::createCapsule(BodyId body, const ShapeDef& def, const Capsule& capsule) {
+    constexpr std::string_view fn = "World::createCapsule";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    s.checkedBody(body, fn);
+    checkShapeDef(fn, def);
+    requireFinite(fn, "capsule.center1", capsule.center1);
+    requireFinite(fn, "capsule.center2", capsule.center2);
+    require(isFinite(capsule.radius) && capsule.radius >= kMinShapeSize &&
+                capsule.radius <= kMaxShapeSize,
+            fn, "capsule.radius", "must be in [kMinShapeSize, kMaxShapeSize] = [1e-6, 1e8] m",
+            capsule.radius);
+    const double dx = double{capsule.center2.x} - double{capsule.center1.x};
+    const double dy = double{capsule.center2.y} - double{capsule.center1.y};
+    require(std::hypot(dx, dy) >= double{kPolygonWeldDistance}, fn, "capsule.center2",
+            "must be at least kPolygonWeldDistance (1e-4 m) from center1 (else use a circle)",
+            capsule.center2);
+    Shape proto;
+    proto.type = ShapeType::Capsule;
+    proto.polygon = detail::makeCapsulePolygon(capsule);
+    proto.center = 0.5f * (capsule.center1 + capsule.center2);
+    return attachShape(s, fn, "capsule", body, def, proto);
+}
+
+ShapeId World::createSegment(BodyId body, const ShapeDef& def, const Segment& segment) {
+    constexpr std::string_view fn = "World::createSegment";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    const Body& owner = s.checkedBody(body, fn);
+    checkShapeDef(fn, def);
+    require(owner.type != BodyType::Dynamic, fn, "body",
+            "must be static or kinematic: a segment has no area, so no mass");
+    requireFinite(fn, "segment.point1", segment.point1);
+    requireFinite(fn, "segment.point2", segment.point2);
+    const double dx = double{segment.point2.x} - double{segment.point1.x};
+    const double dy = double{segment.point2.y} - double{segment.point1.y};
+    require(std::hypot(dx, dy) >= double{kPolygonWeldDistance}, fn, "segment.point2",
+            "must be at least kPolygonWeldDistance (1e-4 m) from point1", segment.point2);
+    Shape proto;
+    proto.type = ShapeType::Segment;
+    proto.polygon = detail::makeSegmentPolygon(segment);
+    proto.center = 0.5f * (segment.point1 + segment.point2);
+    return attachShape(s, fn, "segment", body, def, proto);
 }
 
 void World::destroyShape(ShapeId id) {
@@ -140,12 +228,28 @@ Circle World::shapeCircle(ShapeId id) const {
 }
 Box World::shapeBox(ShapeId id) const {
     const Shape& shape = m_state->checkedShape(id, "World::shapeBox");
-    require(shape.type == ShapeType::Box, "World::shapeBox", "shape", "must be a box");
+    require(shape.type == ShapeType::Box, "World::shapeBox", "shape",
+            "must be an axis-aligned box (a box that turns is a polygon: shapePolygon)");
     return {shape.center, shape.halfExtents};
 }
+Polygon World::shapePolygon(ShapeId id) const {
+    const Shape& shape = m_state->checkedShape(id, "World::shapePolygon");
+    require(shape.type == ShapeType::Polygon, "World::shapePolygon", "shape", "must be a polygon");
+    return shape.polygon;
+}
+Capsule World::shapeCapsule(ShapeId id) const {
+    const Shape& shape = m_state->checkedShape(id, "World::shapeCapsule");
+    require(shape.type == ShapeType::Capsule, "World::shapeCapsule", "shape", "must be a capsule");
+    return {shape.polygon.vertices[0], shape.polygon.vertices[1], shape.polygon.radius};
+}
+Segment World::shapeSegment(ShapeId id) const {
+    const Shape& shape = m_state->checkedShape(id, "World::shapeSegment");
+    require(shape.type == ShapeType::Segment, "World::shapeSegment", "shape", "must be a segment");
+    return {shape.polygon.vertices[0], shape.polygon.vertices[1]};
+}
 AABB World::shapeAABB(ShapeId id) const {
-    m_state->checkedShape(id, "World::shapeAABB");
-    return detail::boundsOf(m_state->placed(id.index));
+    const Shape& shape = m_state->checkedShape(id, "World::shapeAABB");
+    return detail::shapeBounds(shape, m_state->bodies[shape.body]);
 }
 bool World::isSensor(ShapeId id) const {
     return m_state->checkedShape(id, "World::isSensor").isSensor;

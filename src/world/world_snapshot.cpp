@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/byte_io.hpp"
+#include "rigid2d/geometry.hpp"
 #include "world/snapshot_fields.hpp"
 #include "world/world_state.hpp"
 
@@ -34,13 +35,14 @@ constexpr std::string_view kRestore = "World::restore";
 
 // Every record is written and read whole (one bounds check per record, not per field).
 struct RecordSizes {
-    std::size_t def, body, shape, contact, point;
+    std::size_t def, body, shape, polygon, contact, point;
 };
 const RecordSizes& recordSizes() {
     static const RecordSizes sizes{
         detail::recordBytes<WorldDef>([](auto& io, auto& d) { detail::worldDefFields(io, d); }),
         detail::recordBytes<detail::Body>([](auto& io, auto& b) { detail::bodyFields(io, b); }),
         detail::recordBytes<detail::Shape>([](auto& io, auto& x) { detail::shapeFields(io, x); }),
+        detail::recordBytes<Polygon>([](auto& io, auto& p) { detail::polygonFields(io, p); }),
         detail::recordBytes<detail::Contact>(
             [](auto& io, auto& c) { detail::contactFields(io, c); }),
         detail::recordBytes<detail::ManifoldPoint>(
@@ -88,8 +90,11 @@ void writePayload(const WorldState& s, ByteWriter& w) {
     for (const detail::Shape& shape : s.shapes) {
         w.put(shape.generation);
         w.put(shape.live);
-        if (shape.live)
-            putRecord(w, size.shape, shape, [](auto& io, auto& x) { detail::shapeFields(io, x); });
+        if (!shape.live) continue;
+        putRecord(w, size.shape, shape, [](auto& io, auto& x) { detail::shapeFields(io, x); });
+        if (detail::isPolygonal(shape.type))
+            putRecord(w, size.polygon, shape.polygon,
+                      [](auto& io, auto& p) { detail::polygonFields(io, p); });
     }
     w.putCount(s.contacts.size());
     for (const detail::Contact& contact : s.contacts) {
@@ -262,6 +267,61 @@ std::unique_ptr<WorldState> makeState(ByteReader& r, std::uint64_t serial) {
     return state;
 }
 
+// What createPolygon, createCapsule and createSegment make: counter-clockwise, unit normals
+// that face outwards, every vertex behind every edge (convex).
+bool validPolygon(ShapeType type, const Polygon& p) {
+    const int wanted = type == ShapeType::Polygon ? 3 : 2;
+    if (p.count < wanted || p.count > (type == ShapeType::Polygon ? kMaxPolygonVertices : 2))
+        return false;
+    if (type == ShapeType::Segment ? p.radius != 0.0f : p.radius < 0.0f) return false;
+    if (type == ShapeType::Capsule && !(p.radius > 0.0f)) return false;
+    // The centroid lies within the vertices' bounds (the collision routines measure from it).
+    AABB bounds{p.vertices[0], p.vertices[0]};
+    for (int i = 1; i < p.count; ++i) bounds = combine(bounds, AABB{p.vertices[i], p.vertices[i]});
+    if (!contains(bounds, AABB{p.centroid, p.centroid})) return false;
+    for (int i = 0; i < p.count; ++i) {
+        const double length = double{p.normals[i].x} * double{p.normals[i].x} +
+                              double{p.normals[i].y} * double{p.normals[i].y};
+        if (length < 0.99 || length > 1.01) return false;
+        for (int j = 0; j < p.count; ++j) {
+            const Vec2 d = p.vertices[j] - p.vertices[i];
+            if (double{p.normals[i].x} * double{d.x} + double{p.normals[i].y} * double{d.y} >
+                double{kPolygonWeldDistance})
+                return false;
+        }
+    }
+    return true;
+}
+
+// Warm starting applies the saved impulses before anything else: each must change its bodies'
+// velocities by no more than the velocity bound, which every step keeps far below. (A unit
+// normal, too, when there are points.)
+bool impulsesFit(const WorldState& s, const detail::Contact& contact) {
+    const detail::Manifold& m = contact.manifold;
+    if (m.pointCount > 0) {
+        const double n2 =
+            double{m.normal.x} * double{m.normal.x} + double{m.normal.y} * double{m.normal.y};
+        if (n2 < 0.99 || n2 > 1.01) return false;
+    }
+    constexpr double kBound = detail::kVelocityBound;
+    for (int side = 0; side < 2; ++side) {
+        const detail::Body& body = s.bodies[contact.edges[side].body];
+        for (int i = 0; i < m.pointCount; ++i) {
+            const detail::ManifoldPoint& p = m.points[i];
+            const double impulse =
+                std::fabs(double{p.normalImpulse}) + std::fabs(double{p.tangentImpulse});
+            const Vec2 arm = side == 0 ? p.anchorA : p.anchorB;
+            const double lever = std::fabs(double{arm.x}) + std::fabs(double{arm.y});
+            // A point lies between two surfaces, within a shape's reach of each body's centre.
+            if (lever > 4.0 * double{kMaxShapeSize}) return false;
+            if (impulse * double{body.invMass} > kBound ||
+                impulse * lever * double{body.invInertia} > kBound)
+                return false;
+        }
+    }
+    return true;
+}
+
 void readSlots(ByteReader& r, WorldState& s) {
     const RecordSizes& size = recordSizes();
     const auto slotHead = [&](auto& slot) {
@@ -297,8 +357,18 @@ void readSlots(ByteReader& r, WorldState& s) {
         slotHead(shape);
         if (!shape.live) continue;
         getRecord(r, size.shape, shape, [](auto& io, auto& x) { detail::shapeFields(io, x); });
-        bad(shape.type == ShapeType::Circle || shape.type == ShapeType::Box,
-            "hold a shape of a kind the world does not build");
+        bad(static_cast<int>(shape.type) <= static_cast<int>(ShapeType::Segment),
+            "hold a shape of an unknown kind");
+        if (detail::isPolygonal(shape.type)) {
+            getRecord(r, size.polygon, shape.polygon,
+                      [](auto& io, auto& p) { detail::polygonFields(io, p); });
+            bad(validPolygon(shape.type, shape.polygon) &&
+                    shape.center.x == shape.polygon.centroid.x &&
+                    shape.center.y == shape.polygon.centroid.y,
+                "hold a polygon that is not convex");
+            bad(shape.type != ShapeType::Segment || s.bodies[shape.body].type != BodyType::Dynamic,
+                "hold a segment on a dynamic body");
+        }
         bad(shape.body < s.bodies.size() && s.bodies[shape.body].live,
             "hold a shape of a body that does not exist");
         // Sizes, offsets, masses and reach as createCircle/createBox check them; the body's mass
@@ -338,6 +408,7 @@ void readSlots(ByteReader& r, WorldState& s) {
         for (int i = 0; i < contact.manifold.pointCount; ++i)
             getRecord(r, size.point, contact.manifold.points[i],
                       [](auto& io, auto& p) { detail::manifoldPointFields(io, p); });
+        bad(impulsesFit(s, contact), "hold contact impulses no step could have made");
         const std::uint64_t key = detail::pairKey(contact.shapeA, contact.shapeB);
         bad(s.pairs.find(key) == detail::PairMap::kMissing, "hold two contacts of one pair");
         s.pairs.insert(key, c);
@@ -351,8 +422,17 @@ bool massMatchesShapes(WorldState& s, detail::Body body) {
     const detail::Body saved = body;
     s.updateMass(body);
     const auto same = [](float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; };
-    return same(body.mass, saved.mass) && same(body.invMass, saved.invMass) &&
-           same(body.inertia, saved.inertia) && same(body.invInertia, saved.invInertia) &&
+    // The centre of mass is the solver's, rounded its own way: it must only agree closely.
+    const auto near = [](float a, float b, double scale) {
+        return std::fabs(double{a} - double{b}) <= 1e-4 * scale + 1e-3;
+    };
+    const double scale = std::fabs(double{body.position.x}) + std::fabs(double{body.position.y}) +
+                         std::fabs(double{body.localCenter.x}) +
+                         std::fabs(double{body.localCenter.y});
+    return near(body.center.x, saved.center.x, scale) &&
+           near(body.center.y, saved.center.y, scale) && same(body.mass, saved.mass) &&
+           same(body.invMass, saved.invMass) && same(body.inertia, saved.inertia) &&
+           same(body.invInertia, saved.invInertia) &&
            same(body.localCenter.x, saved.localCenter.x) &&
            same(body.localCenter.y, saved.localCenter.y) && same(body.minExtent, saved.minExtent);
 }

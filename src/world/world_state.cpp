@@ -68,7 +68,7 @@ void WorldState::placeBody(std::uint32_t bodyIndex, Vec2 position, float angle) 
     try {
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
             Shape& shape = shapes[s];
-            const AABB fat = fatten(boundsOf(placed(s)), def.aabbMargin);
+            const AABB fat = fatten(shapeBounds(shape, body), def.aabbMargin);
             broadPhase->move(shape.proxy, fat);
             shape.fatBox = fat;
             ++moved;

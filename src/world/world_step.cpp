@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "island/sleep_islands.hpp"
+#include "narrowphase/collide_shapes.hpp"
 #include "world/world_state.hpp"
 
 namespace rigid2d::detail {
@@ -147,10 +148,17 @@ void WorldState::updateContacts(float dt) {
             continue;
         }
         const bool wasTouching = contact.touching;
-        const PlacedShape a = placeShape(shapeA, bodyA);
-        const PlacedShape b = placeShape(shapeB, bodyB);
+        // Circles and axis-aligned boxes keep their placed-shape routines (the fast path);
+        // a pair with a polygonal shape goes through the ShapeGeometry table.
+        const bool polygonal = isPolygonal(shapeA.type) || isPolygonal(shapeB.type);
+        const auto collideAt = [&](float speculative) {
+            if (!polygonal)
+                return collide(placeShape(shapeA, bodyA), placeShape(shapeB, bodyB), speculative);
+            return collideShapes(geometryOf(shapeA), transformOf(shapeA, bodyA), geometryOf(shapeB),
+                                 transformOf(shapeB, bodyB), speculative);
+        };
         if (contact.sensor) {
-            contact.touching = collide(a, b, 0.0f).pointCount > 0;
+            contact.touching = collideAt(0.0f).pointCount > 0;
             if (contact.touching != wasTouching) {
                 const ShapeId idA = shapeId(contact.shapeA), idB = shapeId(contact.shapeB);
                 const ShapeId sensor = shapeA.isSensor ? idA : idB;
@@ -165,7 +173,7 @@ void WorldState::updateContacts(float dt) {
         // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
         // at the surface instead of overlapping first.
         const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
-        Manifold manifold = collide(a, b, def.speculativeDistance + closing);
+        Manifold manifold = collideAt(def.speculativeDistance + closing);
         const Manifold& old = contact.manifold;
         for (int i = 0; i < manifold.pointCount; ++i) {
             ManifoldPoint& p = manifold.points[i];
@@ -351,7 +359,7 @@ void WorldState::updateBroadPhase(float dt) {
         const Body& body = bodies[b];
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
             Shape& shape = shapes[s];
-            const AABB tight = boundsOf(placeShape(shape, body));
+            const AABB tight = shapeBounds(shape, body);
             if (contains(shape.fatBox, tight)) continue;
             AABB fat = fatten(tight, def.aabbMargin);
             const Vec2 reach = dt * body.linearVelocity;

@@ -105,11 +105,21 @@ TEST_CASE("mass, centre of mass and inertia from density") {
     CHECK(world.inertia(body) == doctest::Approx(2.0f * (0.5f * m1 * 0.25f + m1 * 1.0f)));
 
     const BodyId boxBody = world.createBody(bodyDef);
-    world.createBox(boxBody, shape, Box{{0.0f, 0.0f}, {1.0f, 0.5f}});
+    const ShapeId box = world.createBox(boxBody, shape, Box{{0.0f, 0.0f}, {1.0f, 0.5f}});
     const float mb = 2.0f * 2.0f * 1.0f;
     CHECK(world.mass(boxBody) == doctest::Approx(mb));
     CHECK(world.inertia(boxBody) == doctest::Approx(mb * (4.0f + 1.0f) / 12.0f));
-    // A box makes the body's rotation fixed.
+    // A box on a body that may turn turns with it (a four-vertex polygon) ...
+    CHECK(world.shapeType(box) == ShapeType::Polygon);
     world.setAngularVelocity(boxBody, 3.0f);
-    CHECK(world.angularVelocity(boxBody) == 0.0f);
+    CHECK(world.angularVelocity(boxBody) == 3.0f);
+    // ... and on a fixed-rotation body it stays an axis-aligned box, and the body does not turn.
+    BodyDef fixedDef = bodyDef;
+    fixedDef.fixedRotation = true;
+    const BodyId fixedBody = world.createBody(fixedDef);
+    const ShapeId fixedBox = world.createBox(fixedBody, shape, Box{{0.0f, 0.0f}, {1.0f, 0.5f}});
+    CHECK(world.shapeType(fixedBox) == ShapeType::Box);
+    CHECK(world.mass(fixedBody) == doctest::Approx(mb));
+    world.setAngularVelocity(fixedBody, 3.0f);
+    CHECK(world.angularVelocity(fixedBody) == 0.0f);
 }

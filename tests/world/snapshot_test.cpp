@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/byte_io.hpp"
+#include "rigid2d/geometry.hpp"
 #include "rigid2d/testing.hpp"
 
 using namespace rigid2d;
@@ -42,6 +43,19 @@ World makeBusyWorld(BroadPhaseType type) {
     ShapeDef sensor;
     sensor.isSensor = true;
     createBox(world, {-10.0f, 1.0f}, {3.0f, 1.0f}, sensor, BodyType::Static);
+    // Shapes that turn: a box, a hexagon, a capsule, and a static segment ramp.
+    BodyDef turning;
+    turning.type = BodyType::Dynamic;
+    turning.position = {12.0f, 3.0f};
+    world.createBox(world.createBody(turning), {}, Box{{0.0f, 0.0f}, {0.6f, 0.3f}, 0.4f});
+    turning.position = {14.0f, 4.0f};
+    const Vec2 hexagon[] = {{1, 0},  {0.5f, 0.87f},   {-0.5f, 0.87f},
+                            {-1, 0}, {-0.5f, -0.87f}, {0.5f, -0.87f}};
+    world.createPolygon(world.createBody(turning), {}, makePolygon(hexagon, 0.05f));
+    turning.position = {16.0f, 5.0f};
+    world.createCapsule(world.createBody(turning), {}, Capsule{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f});
+    const BodyId ramp = world.createBody({});
+    world.createSegment(ramp, {}, Segment{{10.0f, 0.5f}, {20.0f, 2.0f}});
     const BodyId bullet = createCircle(world, {-30.0f, 5.0f}, 0.1f);
     world.setBullet(bullet, true);
     world.setLinearVelocity(bullet, {300.0f, -20.0f});
