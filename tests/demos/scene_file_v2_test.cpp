@@ -192,7 +192,7 @@ TEST_CASE("version 1 keeps its meaning: no version-2 kinds, and the writer refus
     CHECK(parseScene(sceneToJson(upgraded), "s.json").bodies[0].shapes[0].angle == 0.5f);
 }
 
-TEST_CASE("buildScene refuses what the engine cannot build yet, before creating anything") {
+TEST_CASE("buildScene builds every kind of shape and refuses joints before creating anything") {
     World world;
     const auto build = [&](const std::string& text) {
         try {
@@ -202,10 +202,6 @@ TEST_CASE("buildScene refuses what the engine cannot build yet, before creating 
         }
         return std::string("built");
     };
-    CHECK(build(v2(kGround)) ==
-          "t: body 0: shapes[0]: segment shapes are not supported by this engine yet");
-    CHECK(build(v2(R"({"position": [0, 0], "shapes": [{"kind": "box", "half_extents": [1, 1]}]})"))
-              .find("t: body 0: shapes[0]: boxes that turn") == 0);
     CHECK(
         build(v2(
             R"({"type": "static", "position": [0, 0], "shapes": [{"kind": "circle", "radius": 1}]},)" +
@@ -213,8 +209,17 @@ TEST_CASE("buildScene refuses what the engine cannot build yet, before creating 
             R"({"type": "revolute", "body_a": 0, "body_b": 1, "anchor": [0, 0]})")) ==
         "t: joint 0: joints are not supported by this engine yet");
     CHECK(world.bodyCount() == 0);
-    // What it can build: circles anywhere, boxes that cannot turn.
+    // Every kind of shape: segments, boxes that turn and boxes that cannot.
+    CHECK(build(v2(kGround)) == "built");
     CHECK(build(v2(kBall + R"(, {"position": [0, 5], "fixed_rotation": true,
-                   "shapes": [{"kind": "box", "half_extents": [1, 1]}]})")) == "built");
-    CHECK(world.bodyCount() == 2);
+                   "shapes": [{"kind": "box", "half_extents": [1, 1]}]},
+                   {"position": [3, 5], "shapes": [{"kind": "box", "half_extents": [1, 1]}]})")) ==
+          "built");
+    CHECK(world.bodyCount() == 4);
+    std::vector<ShapeType> kinds;
+    world.forEachBody([&](BodyId b) {
+        world.forEachShape(b, [&](ShapeId x) { kinds.push_back(world.shapeType(x)); });
+    });
+    CHECK(kinds == std::vector<ShapeType>{ShapeType::Segment, ShapeType::Circle, ShapeType::Box,
+                                          ShapeType::Polygon});
 }
