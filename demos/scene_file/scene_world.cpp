@@ -21,8 +21,16 @@ using detail::shortestDouble;
 Json toJson(Vec2 v) { return Json::array({shortestDouble(v.x), shortestDouble(v.y)}); }
 
 float shapeArea(const ShapeDesc& shape) {
-    return shape.kind == ShapeType::Circle ? std::numbers::pi_v<float> * shape.radius * shape.radius
-                                           : 4.0f * shape.halfExtents.x * shape.halfExtents.y;
+    switch (shape.kind) {
+    case ShapeType::Circle: return std::numbers::pi_v<float> * shape.radius * shape.radius;
+    case ShapeType::Box: return 4.0f * shape.halfExtents.x * shape.halfExtents.y;
+    case ShapeType::Polygon:
+        return computeMass(makePolygon(shape.vertices, shape.radius), 1.0f).mass;
+    case ShapeType::Capsule:
+        return computeMass(Capsule{shape.point1, shape.point2, shape.radius}, 1.0f).mass;
+    case ShapeType::Segment: break;
+    }
+    return 0.0f;
 }
 
 // Refuses, before anything is created, a scene that uses what the engine cannot build yet.
@@ -102,15 +110,42 @@ SceneDesc captureScene(const World& world, std::string name, float timeStep, int
         for (const ShapeId shapeId : shapeIds) {
             ShapeDesc shape;
             shape.kind = world.shapeType(shapeId);
-            if (shape.kind == ShapeType::Circle) {
+            switch (shape.kind) {
+            case ShapeType::Circle: {
                 const Circle circle = world.shapeCircle(shapeId);
                 shape.center = circle.center;
                 shape.radius = circle.radius;
-            } else {
+                break;
+            }
+            case ShapeType::Box: {
+                // An axis-aligned box: in version 2 its body must say it does not turn.
                 const Box box = world.shapeBox(shapeId);
                 shape.center = box.center;
                 shape.halfExtents = box.halfExtents;
+                body.def.fixedRotation = body.def.type != BodyType::Static;
+                break;
             }
+            case ShapeType::Polygon: {
+                const Polygon polygon = world.shapePolygon(shapeId);
+                shape.vertices.assign(polygon.vertices, polygon.vertices + polygon.count);
+                shape.radius = polygon.radius;
+                break;
+            }
+            case ShapeType::Capsule: {
+                const Capsule capsule = world.shapeCapsule(shapeId);
+                shape.point1 = capsule.center1;
+                shape.point2 = capsule.center2;
+                shape.radius = capsule.radius;
+                break;
+            }
+            case ShapeType::Segment: {
+                const Segment segment = world.shapeSegment(shapeId);
+                shape.point1 = segment.point1;
+                shape.point2 = segment.point2;
+                break;
+            }
+            }
+            if (shape.kind != ShapeType::Circle && shape.kind != ShapeType::Box) scene.version = 2;
             shape.def.friction = world.friction(shapeId);
             shape.def.restitution = world.restitution(shapeId);
             shape.def.isSensor = world.isSensor(shapeId);

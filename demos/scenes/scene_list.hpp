@@ -17,5 +17,9 @@ SceneInfo churnScene();
 SceneInfo cullingScene();
 SceneInfo meleeScene();
 SceneInfo sensorsScene();
+SceneInfo toppleScene();
+SceneInfo dominoesScene();
+SceneInfo rampScene();
+SceneInfo landscapeScene();
 
 } // namespace rigid2d::demos

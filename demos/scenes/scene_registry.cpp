@@ -6,8 +6,9 @@ namespace rigid2d::demos {
 
 std::span<const SceneInfo> sceneList() {
     static const std::array kScenes{
-        rainScene(),   pyramidScene(), stackScene(),   cradleScene(), bulletsScene(), mixedScene(),
-        sparseScene(), churnScene(),   cullingScene(), meleeScene(),  sensorsScene(),
+        rainScene(),    pyramidScene(), stackScene(),    cradleScene(),  bulletsScene(),
+        mixedScene(),   sparseScene(),  churnScene(),    cullingScene(), meleeScene(),
+        sensorsScene(), toppleScene(),  dominoesScene(), rampScene(),    landscapeScene(),
     };
     return kScenes;
 }

@@ -2,7 +2,9 @@
 // and joints; read, written back unchanged, refused with the joint or body and field named.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "scene_file.hpp"
 
@@ -222,4 +224,38 @@ TEST_CASE("buildScene builds every kind of shape and refuses joints before creat
     });
     CHECK(kinds == std::vector<ShapeType>{ShapeType::Segment, ShapeType::Circle, ShapeType::Box,
                                           ShapeType::Polygon});
+}
+
+TEST_CASE("captureScene writes turning shapes as version 2, and the file builds the same world") {
+    World world;
+    world.createSegment(world.createBody({}), {}, Segment{{-10.0f, 0.0f}, {10.0f, 0.0f}});
+    BodyDef def;
+    def.type = BodyType::Dynamic;
+    def.position = {0.0f, 2.0f};
+    def.angle = 0.3f;
+    world.createBox(world.createBody(def), {}, Box{{0.0f, 0.0f}, {0.5f, 0.25f}});
+    def.position = {2.0f, 2.0f};
+    world.createCapsule(world.createBody(def), {}, Capsule{{-0.4f, 0.0f}, {0.4f, 0.0f}, 0.2f});
+    def.position = {4.0f, 2.0f};
+    def.angle = 0.0f;
+    def.fixedRotation = true;
+    world.createBox(world.createBody(def), {}, Box{{0.0f, 0.0f}, {0.5f, 0.5f}});
+    const SceneDesc scene = captureScene(world, "captured", 1.0f / 60.0f, 10, std::nullopt);
+    CHECK(scene.version == 2);
+    World rebuilt;
+    (void)buildScene(parseScene(sceneToJson(scene), "captured.json"), rebuilt);
+    std::vector<ShapeType> kinds, rebuiltKinds;
+    std::vector<float> masses, rebuiltMasses;
+    const auto collect = [](const World& w, std::vector<ShapeType>& k, std::vector<float>& m) {
+        w.forEachBody([&](BodyId b) {
+            m.push_back(w.mass(b));
+            w.forEachShape(b, [&](ShapeId x) { k.push_back(w.shapeType(x)); });
+        });
+    };
+    collect(world, kinds, masses);
+    collect(rebuilt, rebuiltKinds, rebuiltMasses);
+    CHECK(rebuiltKinds == kinds);
+    REQUIRE(rebuiltMasses.size() == masses.size());
+    for (std::size_t i = 0; i < masses.size(); ++i)
+        CHECK(rebuiltMasses[i] == doctest::Approx(masses[i]).epsilon(1e-5));
 }
