@@ -13,7 +13,8 @@ namespace rigid2d::detail {
 inline constexpr std::uint32_t kNullIndex = 0xFFFFFFFFu;
 
 struct Body {
-    // Identity. generation is odd-free: it only grows; 0 is never issued.
+    // Identity. The generation only grows; 0 is never issued (a slot whose counter would wrap is
+    // retired).
     std::uint32_t generation = 0;
     bool live = false;
     BodyType type = BodyType::Static;
@@ -49,8 +50,6 @@ struct Body {
     std::uint32_t firstContact = kNullIndex;
     // Slot in WorldState::awakeBodies, kNullIndex when asleep or static.
     std::uint32_t awakeIndex = kNullIndex;
-    // Scratch used by the step (solver slot, island root); only valid inside one step.
-    std::uint32_t solverIndex = 0;
 };
 
 } // namespace rigid2d::detail

@@ -31,6 +31,11 @@ struct Contact {
     Manifold manifold;
 };
 
+/// Which of the contact's edges belongs to `body` (0: body A, 1: body B).
+[[nodiscard]] inline int sideOf(const Contact& contact, std::uint32_t body) noexcept {
+    return contact.edges[0].body == body ? 0 : 1;
+}
+
 /// Key of the unordered shape pair in the pair map.
 [[nodiscard]] inline std::uint64_t pairKey(std::uint32_t shapeA, std::uint32_t shapeB) noexcept {
     return (std::uint64_t{shapeA} << 32) | shapeB;

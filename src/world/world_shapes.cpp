@@ -273,13 +273,12 @@ void World::setFriction(ShapeId id, float friction) {
     Shape& shape = s.checkedShape(id, fn);
     checkFriction(fn, "friction", friction);
     shape.friction = friction;
-    for (std::uint32_t c = s.bodies[shape.body].firstContact; c != kNullIndex;) {
+    s.forEachContactOf(shape.body, [&](std::uint32_t c, std::uint32_t) {
         detail::Contact& contact = s.contacts[c];
         if (contact.shapeA == id.index || contact.shapeB == id.index)
             contact.friction =
                 std::sqrt(s.shapes[contact.shapeA].friction * s.shapes[contact.shapeB].friction);
-        c = contact.edges[contact.edges[0].body == shape.body ? 0 : 1].next;
-    }
+    });
 }
 
 void World::setRestitution(ShapeId id, float restitution) {
@@ -289,13 +288,12 @@ void World::setRestitution(ShapeId id, float restitution) {
     Shape& shape = s.checkedShape(id, fn);
     checkRestitution(fn, "restitution", restitution);
     shape.restitution = restitution;
-    for (std::uint32_t c = s.bodies[shape.body].firstContact; c != kNullIndex;) {
+    s.forEachContactOf(shape.body, [&](std::uint32_t c, std::uint32_t) {
         detail::Contact& contact = s.contacts[c];
         if (contact.shapeA == id.index || contact.shapeB == id.index)
             contact.restitution = std::max(s.shapes[contact.shapeA].restitution,
                                            s.shapes[contact.shapeB].restitution);
-        c = contact.edges[contact.edges[0].body == shape.body ? 0 : 1].next;
-    }
+    });
 }
 
 // A new filter may forbid existing contacts (destroyed now) or allow new ones (found at the
@@ -307,19 +305,17 @@ void World::setFilter(ShapeId id, const Filter& filter) {
     Shape& shape = s.checkedShape(id, fn);
     shape.filter = filter;
     const std::uint32_t bodyIndex = shape.body;
-    for (std::uint32_t c = s.bodies[bodyIndex].firstContact; c != kNullIndex;) {
+    s.forEachContactOf(bodyIndex, [&](std::uint32_t c, std::uint32_t) {
         const detail::Contact& contact = s.contacts[c];
-        const std::uint32_t next = contact.edges[contact.edges[0].body == bodyIndex ? 0 : 1].next;
-        if ((contact.shapeA == id.index || contact.shapeB == id.index) &&
-            !s.shouldCollide(contact.shapeA, contact.shapeB)) {
-            if (contact.touching && !contact.sensor) {
-                s.wake(contact.edges[0].body);
-                s.wake(contact.edges[1].body);
-            }
-            s.destroyContact(c, true);
+        if ((contact.shapeA != id.index && contact.shapeB != id.index) ||
+            s.shouldCollide(contact.shapeA, contact.shapeB))
+            return;
+        if (contact.touching && !contact.sensor) {
+            s.wake(contact.edges[0].body);
+            s.wake(contact.edges[1].body);
         }
-        c = next;
-    }
+        s.destroyContact(c, true);
+    });
     s.markMoved(id.index);
     s.wake(bodyIndex);
 }

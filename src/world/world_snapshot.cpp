@@ -115,11 +115,11 @@ void writePayload(const WorldState& s, ByteWriter& w) {
             w.put(i);
         std::size_t contacts = 0;
         for (std::uint32_t c = body.firstContact; c != kNullIndex;
-             c = s.contacts[c].edges[s.contacts[c].edges[0].body == b ? 0 : 1].next)
+             c = s.contacts[c].edges[detail::sideOf(s.contacts[c], b)].next)
             ++contacts;
         w.putCount(contacts);
         for (std::uint32_t c = body.firstContact; c != kNullIndex;
-             c = s.contacts[c].edges[s.contacts[c].edges[0].body == b ? 0 : 1].next)
+             c = s.contacts[c].edges[detail::sideOf(s.contacts[c], b)].next)
             w.put(c);
     }
     putIndexList(w, s.freeBodies);
@@ -466,7 +466,7 @@ void readContactList(ByteReader& r, WorldState& s, std::uint32_t b,
         const auto c = r.get<std::uint32_t>();
         bad(c < s.contacts.size() && s.contacts[c].live, "list a contact that does not exist");
         detail::Contact& contact = s.contacts[c];
-        const int side = contact.edges[0].body == b ? 0 : 1;
+        const int side = detail::sideOf(contact, b);
         bad(contact.edges[side].body == b && !listed[2 * std::size_t{c} + side],
             "hold a body contact list that does not match the contacts");
         listed[2 * std::size_t{c} + side] = 1;

@@ -90,17 +90,12 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
     Shape& shape = shapes[shapeIndex];
     // Contacts first: each one unlinks itself from both bodies' lists.
     Body& body = bodies[shape.body];
-    for (std::uint32_t c = body.firstContact; c != kNullIndex;) {
+    forEachContactOf(shape.body, [&](std::uint32_t c, std::uint32_t other) {
         const Contact& contact = contacts[c];
-        const int side = contact.edges[0].body == shape.body ? 0 : 1;
-        const std::uint32_t next = contact.edges[side].next;
-        if (contact.shapeA == shapeIndex || contact.shapeB == shapeIndex) {
-            const std::uint32_t other = contact.edges[1 - side].body;
-            if (contact.touching && !contact.sensor) wake(other);
-            destroyContact(c, true);
-        }
-        c = next;
-    }
+        if (contact.shapeA != shapeIndex && contact.shapeB != shapeIndex) return;
+        if (contact.touching && !contact.sensor) wake(other);
+        destroyContact(c, true);
+    });
     proxyShape[toIndex(shape.proxy)] = kNullIndex;
     broadPhase->remove(shape.proxy);
     // Unlink from the body's shape list.
@@ -143,51 +138,36 @@ void WorldState::wake(std::uint32_t bodyIndex) {
         bodies[bodyIndex].sleepTime = 0.0f;
         return;
     }
-    wakeStack.clear();
-    wakeStack.push_back(bodyIndex);
     addAwake(bodyIndex);
-    while (!wakeStack.empty()) {
-        const std::uint32_t b = wakeStack.back();
-        wakeStack.pop_back();
-        for (std::uint32_t c = bodies[b].firstContact; c != kNullIndex;) {
-            const Contact& contact = contacts[c];
-            const int side = contact.edges[0].body == b ? 0 : 1;
-            const std::uint32_t other = contact.edges[1 - side].body;
-            c = contact.edges[side].next;
-            if (!contact.touching || contact.sensor) continue;
-            Body& otherBody = bodies[other];
-            if (otherBody.type == BodyType::Static || otherBody.awake) continue;
+    floodTouching(
+        bodyIndex,
+        [&](std::uint32_t other) {
+            const Body& body = bodies[other];
+            if (body.type == BodyType::Static || body.awake) return false;
             addAwake(other);
-            wakeStack.push_back(other);
-        }
-    }
+            return true;
+        },
+        [](std::uint32_t) {});
 }
 
 void WorldState::sleepIsland(std::uint32_t bodyIndex) {
     if (bodies[bodyIndex].type == BodyType::Static || !bodies[bodyIndex].awake) return;
-    wakeStack.clear();
-    wakeStack.push_back(bodyIndex);
     removeAwake(bodyIndex);
-    while (!wakeStack.empty()) {
-        const std::uint32_t b = wakeStack.back();
-        wakeStack.pop_back();
-        Body& body = bodies[b];
-        body.linearVelocity = {};
-        body.angularVelocity = 0.0f;
-        body.force = {};
-        body.torque = 0.0f;
-        for (std::uint32_t c = body.firstContact; c != kNullIndex;) {
-            const Contact& contact = contacts[c];
-            const int side = contact.edges[0].body == b ? 0 : 1;
-            const std::uint32_t other = contact.edges[1 - side].body;
-            c = contact.edges[side].next;
-            if (!contact.touching || contact.sensor) continue;
-            const Body& otherBody = bodies[other];
-            if (otherBody.type != BodyType::Dynamic || !otherBody.awake) continue;
+    floodTouching(
+        bodyIndex,
+        [&](std::uint32_t other) {
+            const Body& body = bodies[other];
+            if (body.type != BodyType::Dynamic || !body.awake) return false;
             removeAwake(other);
-            wakeStack.push_back(other);
-        }
-    }
+            return true;
+        },
+        [&](std::uint32_t b) {
+            Body& body = bodies[b];
+            body.linearVelocity = {};
+            body.angularVelocity = 0.0f;
+            body.force = {};
+            body.torque = 0.0f;
+        });
 }
 
 bool WorldState::shouldCollide(std::uint32_t shapeA, std::uint32_t shapeB) const noexcept {
@@ -237,7 +217,7 @@ void WorldState::createContact(std::uint32_t shapeA, std::uint32_t shapeB) {
         edge.next = body.firstContact;
         if (body.firstContact != kNullIndex) {
             Contact& head = contacts[body.firstContact];
-            head.edges[head.edges[0].body == bodyOf[side] ? 0 : 1].prev = index;
+            head.edges[sideOf(head, bodyOf[side])].prev = index;
         }
         body.firstContact = index;
     }
@@ -262,13 +242,13 @@ void WorldState::destroyContact(std::uint32_t contactIndex, bool deferEvents) {
         Body& body = bodies[edge.body];
         if (edge.prev != kNullIndex) {
             Contact& prev = contacts[edge.prev];
-            prev.edges[prev.edges[0].body == edge.body ? 0 : 1].next = edge.next;
+            prev.edges[sideOf(prev, edge.body)].next = edge.next;
         } else {
             body.firstContact = edge.next;
         }
         if (edge.next != kNullIndex) {
             Contact& next = contacts[edge.next];
-            next.edges[next.edges[0].body == edge.body ? 0 : 1].prev = edge.prev;
+            next.edges[sideOf(next, edge.body)].prev = edge.prev;
         }
     }
     pairs.erase(pairKey(contact.shapeA, contact.shapeB));

@@ -151,7 +151,37 @@ struct WorldState {
     void markMoved(std::uint32_t shapeIndex);
     void destroyShapeSlot(std::uint32_t shapeIndex);
 
+    // --- contact lists
+    /// Calls visit(contact, otherBody) for each contact of `body` in list order; visit may destroy
+    /// the contact it is given (the next one is read before the call).
+    template <class Visit>
+    void forEachContactOf(std::uint32_t body, Visit&& visit) {
+        for (std::uint32_t c = bodies[body].firstContact; c != kNullIndex;) {
+            const Contact& contact = contacts[c];
+            const int side = sideOf(contact, body);
+            const std::uint32_t next = contact.edges[side].next;
+            visit(c, contact.edges[1 - side].body);
+            c = next;
+        }
+    }
+
     // --- sleep
+    /// From `start` over touching, non-sensor contacts: each body taken off the stack is passed to
+    /// `reached`, and each neighbour for which `join` returns true is pushed (join marks it).
+    template <class Join, class Reached>
+    void floodTouching(std::uint32_t start, Join&& join, Reached&& reached) {
+        wakeStack.clear();
+        wakeStack.push_back(start);
+        while (!wakeStack.empty()) {
+            const std::uint32_t b = wakeStack.back();
+            wakeStack.pop_back();
+            reached(b);
+            forEachContactOf(b, [&](std::uint32_t c, std::uint32_t other) {
+                if (contacts[c].touching && !contacts[c].sensor && join(other))
+                    wakeStack.push_back(other);
+            });
+        }
+    }
     /// Wakes the body and every body connected to it by touching contacts.
     void wake(std::uint32_t bodyIndex);
     /// Puts the body and every body connected to it by touching contacts to sleep.

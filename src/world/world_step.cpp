@@ -214,7 +214,6 @@ void WorldState::solve(float dt) {
     bodySlots.assign(bodies.size(), 0u);
     for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
         Body& body = bodies[awakeBodies[i]];
-        body.solverIndex = i + 1;
         bodySlots[awakeBodies[i]] = i + 1;
         SolverState& sb = solverBodies[i + 1];
         sb.v = body.linearVelocity;
