@@ -247,8 +247,13 @@ BroadPhaseConfig WorldOps::broadPhaseConfig(FuzzInput& in) {
 }
 
 void WorldOps::reenter(unsigned what) {
-    const BodyId body = m_bodies.empty() ? BodyId{} : m_bodies.back();
-    const ShapeId shape = m_shapes.empty() ? ShapeId{} : m_shapes.back();
+    // Live ids, so that a refusal can only come from the lock, not from a stale id.
+    BodyId body;
+    for (auto it = m_bodies.rbegin(); it != m_bodies.rend() && body.isNull(); ++it)
+        if (m_world.isValid(*it)) body = *it;
+    ShapeId shape;
+    for (auto it = m_shapes.rbegin(); it != m_shapes.rend() && shape.isNull(); ++it)
+        if (m_world.isValid(*it)) shape = *it;
     const Fingerprint before(m_world);
     bool refused = false;
     try {
