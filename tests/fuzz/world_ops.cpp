@@ -82,6 +82,9 @@ enum Op : unsigned {
     kCastRayClosest,
     kForEach,
     kReadBack,
+    kCreatePolygon,
+    kCreateCapsule,
+    kCreateSegment,
     kOpCount
 };
 
@@ -392,8 +395,38 @@ void WorldOps::runOne(FuzzInput& in, unsigned op) {
             made = attempt("World::createCircle",
                            [&] { id = m_world.createCircle(body, def, circle); });
         } else {
-            const Box box{center, in.vec2()};
+            const Box box{center, in.vec2(), in.flag() ? in.number() : 0.0f};
             made = attempt("World::createBox", [&] { id = m_world.createBox(body, def, box); });
+        }
+        if (made) m_shapes.push_back(id);
+        return;
+    }
+    case kCreatePolygon:
+    case kCreateCapsule:
+    case kCreateSegment: {
+        if (m_shapes.size() >= kMaxShapes) return;
+        const BodyId body = pickBody(in);
+        const ShapeDef def = shapeDef(in);
+        ShapeId id;
+        bool made;
+        if (op == kCreatePolygon) {
+            // Points from the bytes, hand-filled (createPolygon must refuse what makePolygon
+            // would) or, now and then, through makePolygon first.
+            Polygon polygon;
+            polygon.count = static_cast<int>(in.below(kMaxPolygonVertices + 2));
+            for (int i = 0; i < std::min(polygon.count, kMaxPolygonVertices); ++i)
+                polygon.vertices[i] = in.vec2();
+            polygon.radius = in.flag() ? in.number() : 0.0f;
+            made = attempt("World::createPolygon",
+                           [&] { id = m_world.createPolygon(body, def, polygon); });
+        } else if (op == kCreateCapsule) {
+            const Capsule capsule{in.vec2(), in.vec2(), in.number()};
+            made = attempt("World::createCapsule",
+                           [&] { id = m_world.createCapsule(body, def, capsule); });
+        } else {
+            const Segment segment{in.vec2(), in.vec2()};
+            made = attempt("World::createSegment",
+                           [&] { id = m_world.createSegment(body, def, segment); });
         }
         if (made) m_shapes.push_back(id);
         return;
