@@ -35,10 +35,6 @@ struct CellRange {
     friend bool operator==(const CellRange&, const CellRange&) = default;
 };
 
-[[nodiscard]] inline CellRange intersect(const CellRange& a, const CellRange& b) noexcept {
-    return {std::max(a.x0, b.x0), std::max(a.y0, b.y0), std::min(a.x1, b.x1), std::min(a.y1, b.y1)};
-}
-
 /// Calls f(x, y) for every cell of `range`.
 template <class F>
 void forEachCell(const CellRange& range, F&& f) {

@@ -47,7 +47,6 @@ public:
         }
     }
 
-    [[nodiscard]] std::size_t chunksInUse() const noexcept { return m_inUse; }
     [[nodiscard]] std::size_t memoryBytes() const noexcept {
         return m_chunks.capacity() * sizeof(Chunk);
     }

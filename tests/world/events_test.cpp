@@ -2,17 +2,10 @@
 #include <doctest/doctest.h>
 
 #include "rigid2d/testing.hpp"
+#include "world/world_defs.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::testing;
-
-namespace {
-WorldDef bruteForceDef() {
-    WorldDef def;
-    def.broadPhase = BroadPhaseType::BruteForce;
-    return def;
-}
-} // namespace
 
 TEST_CASE("a sensor reports exactly one begin and one end for a body passing through") {
     WorldDef def = bruteForceDef();

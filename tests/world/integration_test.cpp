@@ -4,17 +4,10 @@
 #include <cmath>
 
 #include "rigid2d/testing.hpp"
+#include "world/world_defs.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::testing;
-
-namespace {
-WorldDef bruteForceDef() {
-    WorldDef def;
-    def.broadPhase = BroadPhaseType::BruteForce;
-    return def;
-}
-} // namespace
 
 TEST_CASE("free fall follows the substepped semi-implicit Euler closed form") {
     WorldDef def = bruteForceDef();

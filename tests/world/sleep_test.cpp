@@ -3,17 +3,10 @@
 #include <doctest/doctest.h>
 
 #include "rigid2d/testing.hpp"
+#include "world/world_defs.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::testing;
-
-namespace {
-WorldDef bruteForceDef() {
-    WorldDef def;
-    def.broadPhase = BroadPhaseType::BruteForce;
-    return def;
-}
-} // namespace
 
 TEST_CASE("a sleeping stack wakes on API changes and on a touching awake body") {
     World world = makeWorldWithFloor(bruteForceDef());

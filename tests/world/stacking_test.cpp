@@ -6,17 +6,10 @@
 #include <vector>
 
 #include "rigid2d/testing.hpp"
+#include "world/world_defs.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::testing;
-
-namespace {
-WorldDef bruteForceDef() {
-    WorldDef def;
-    def.broadPhase = BroadPhaseType::BruteForce;
-    return def;
-}
-} // namespace
 
 TEST_CASE("a box dropped from y=4 rests at y=0.5 on the ground after 90 steps") {
     World world = makeWorldWithFloor(bruteForceDef());
