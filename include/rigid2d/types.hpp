@@ -53,7 +53,8 @@ struct WorldDef {
     float aabbMargin = 0.1f;
     /// m. Shapes closer than this get a speculative contact point so they meet without overlap.
     float speculativeDistance = 0.02f;
-    /// m. Allowed overlap, keeps contacts persistent and avoids jitter.
+    /// m. How far short of a surface continuous collision stops a body (so the next step starts
+    /// with a contact, not an overlap); also the tolerance the tests measure overlaps against.
     float linearSlop = 0.005f;
     /// m per step. Velocity clamp that keeps a blown-up body from crossing the world in one step.
     float maxTranslation = 8.0f;
