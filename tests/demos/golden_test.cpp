@@ -1,0 +1,49 @@
+// Pinned final states: each scene, stepped a fixed number of times, must end in exactly the state
+// it ended in when the hash below was recorded. A restructuring that claims to change nothing
+// proves it here; a change of behaviour updates the hashes in the same commit, saying why.
+// (Every broad phase gives the same bits, checked elsewhere, so one kind is enough.)
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string_view>
+
+#include "rigid2d/testing.hpp"
+#include "scene.hpp"
+
+namespace rigid2d::demos {
+
+namespace {
+struct Golden {
+    std::string_view scene;
+    int steps;
+    std::uint64_t hash;
+};
+
+// Recorded with the ci preset; the asan preset (another optimisation level) must agree.
+constexpr Golden kGolden[] = {
+    {"pyramid", 120, 0x578db1df0748afe0},   {"mixed", 120, 0xab2ea739683d1b25},
+    {"bullets", 120, 0x8628bd4c72e0f023},   {"sensors", 120, 0x789fda6ea5467a31},
+    {"topple", 150, 0xcc612157e12e09af},    {"ramp", 150, 0x4c8794fc40a2db83},
+    {"landscape", 150, 0x768d04aed67aa169}, {"dominoes", 150, 0x2b3c2259c82664a6},
+    {"rain", 120, 0xdab35266f2a2b9ed},
+};
+} // namespace
+
+TEST_CASE("golden: demo scenes end in the pinned states") {
+    for (const Golden& golden : kGolden) {
+        CAPTURE(golden.scene);
+        const SceneInfo* info = findScene(golden.scene);
+        REQUIRE(info != nullptr);
+        World world;
+        auto scene = info->create();
+        scene->build(world, info->testSize);
+        for (int step = 0; step < golden.steps; ++step) {
+            scene->update(world, static_cast<float>(step) * kSceneTimeStep);
+            world.step(kSceneTimeStep);
+        }
+        const std::uint64_t hash = testing::stateHash(world);
+        CHECK(hash == golden.hash);
+    }
+}
+
+} // namespace rigid2d::demos
