@@ -5,6 +5,11 @@
 // with it. The tests of demos/ (scene files parsed by a JSON library whose number parser may
 // overflow, pictures drawn by cairo) are not physics and run without traps. glibc only
 // (feenableexcept); elsewhere the listener does nothing.
+//
+// The test presets build with -fno-tree-slp-vectorize: GCC 12 at -O2 turns a two-float operation
+// (a vec2 divided by a scalar) into a four-lane divps whose upper lanes hold stale register
+// contents, and a trap then fires on a NaN the program never uses (a rare SIGFPE, seen under
+// load). The flag changes no result, only which instructions compute it.
 #include <doctest/doctest.h>
 
 #include <cfenv>
