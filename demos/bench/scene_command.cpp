@@ -45,21 +45,19 @@ struct SceneOptions {
 
 /// Mean ms per step of each stage of World::step, in StepStats order.
 struct StageMeans {
-    double integrate = 0, broadPhase = 0, pairs = 0, contacts = 0, solve = 0, continuous = 0,
-           sleep = 0;
+    double pairs = 0, contacts = 0, gather = 0, solve = 0, continuous = 0, refit = 0, sleep = 0;
 
     void add(const StepStats& s) {
-        integrate += double(s.integrateMs);
-        broadPhase += double(s.broadPhaseMs);
         pairs += double(s.pairsMs);
         contacts += double(s.contactsMs);
+        gather += double(s.gatherMs);
         solve += double(s.solveMs);
         continuous += double(s.continuousMs);
+        refit += double(s.refitMs);
         sleep += double(s.sleepMs);
     }
     void divide(int steps) {
-        for (double* stage :
-             {&integrate, &broadPhase, &pairs, &contacts, &solve, &continuous, &sleep})
+        for (double* stage : {&pairs, &contacts, &gather, &solve, &continuous, &refit, &sleep})
             *stage /= steps;
     }
 };
@@ -173,12 +171,12 @@ std::string formatReport(const scene_file::SceneDesc& scene, const SceneOptions&
         buffer, sizeof buffer,
         "{\"engine\": \"rigid2d\", \"scene\": \"%s\", \"broadphase\": \"%s\", \"bodies\": %zu, "
         "\"steps\": %d, \"ms_per_step\": {%s}, \"total_ms\": %.3f, \"awake_dynamic_bodies\": %d, "
-        "\"stage_ms_mean\": {\"integrate\": %.4f, \"broad_phase\": %.4f, \"pairs\": %.4f, "
-        "\"contacts\": %.4f, \"solve\": %.4f, \"continuous\": %.4f, \"sleep\": %.4f}, "
+        "\"stage_ms_mean\": {\"pairs\": %.4f, \"contacts\": %.4f, \"gather\": %.4f, "
+        "\"solve\": %.4f, \"continuous\": %.4f, \"refit\": %.4f, \"sleep\": %.4f}, "
         "\"setup_ms\": %.3f, \"peak_rss_kb\": %ld, \"world_rss_kb\": %ld",
         scene.name.c_str(), std::string(toString(options.broadPhase)).c_str(), scene.bodies.size(),
-        steps, statsFields(run.step).c_str(), run.step.total, run.awakeDynamicBodies, st.integrate,
-        st.broadPhase, st.pairs, st.contacts, st.solve, st.continuous, st.sleep, run.setupMs,
+        steps, statsFields(run.step).c_str(), run.step.total, run.awakeDynamicBodies, st.pairs,
+        st.contacts, st.gather, st.solve, st.continuous, st.refit, st.sleep, run.setupMs,
         peakResidentKilobytes(), run.worldKilobytes);
     return buffer + repeatField(means) + "}";
 }

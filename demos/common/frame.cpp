@@ -64,11 +64,10 @@ std::vector<std::string> panelLines(const Session& session) {
                     count(s.bodies) + " (awake " + count(s.awakeBodies) + ")");
     lines.push_back("contacts " + count(s.contacts) + " (touching " + count(s.touchingContacts) +
                     "), new pairs " + count(s.newPairs));
-    lines.push_back("step " + ms(s.totalMs) + " ms: integrate " + ms(s.integrateMs) + "  broad " +
-                    ms(s.broadPhaseMs));
-    lines.push_back("  pairs " + ms(s.pairsMs) + "  contacts " + ms(s.contactsMs) + "  solve " +
-                    ms(s.solveMs));
-    lines.push_back("  continuous " + ms(s.continuousMs) + "  sleep " + ms(s.sleepMs));
+    lines.push_back("step " + ms(s.totalMs) + " ms: pairs " + ms(s.pairsMs) + "  contacts " +
+                    ms(s.contactsMs) + "  gather " + ms(s.gatherMs));
+    lines.push_back("  solve " + ms(s.solveMs) + "  continuous " + ms(s.continuousMs) + "  refit " +
+                    ms(s.refitMs) + "  sleep " + ms(s.sleepMs));
     lines.push_back("broad phase: " + count(bp.proxies) + " proxies, " + count(bp.cells) +
                     " cells/nodes, " + count(bp.overlapTests) + " tests");
     const std::string status = session.scene().status();

@@ -42,13 +42,13 @@ struct RayHit {
 
 /// Times of the stages of the last step (milliseconds) and the sizes of what it handled.
 struct StepStats {
-    float integrateMs = 0;  ///< 1. velocities
-    float broadPhaseMs = 0; ///< 2. moving proxies
-    float pairsMs = 0;      ///< 3. candidate pairs
-    float contactsMs = 0;   ///< 4. contact update + narrow phase
-    float solveMs = 0;      ///< 5. solver substeps
-    float continuousMs = 0; ///< 6. bullets
-    float sleepMs = 0;      ///< 7. islands, sleep, events
+    float pairsMs = 0;      ///< 1. new candidate pairs -> contacts
+    float contactsMs = 0;   ///< 2. contact update + narrow phase
+    float gatherMs = 0;     ///< 3a. awake bodies and contacts into the solver's arrays
+    float solveMs = 0;      ///< 3b. solver substeps, write-back, hit events
+    float continuousMs = 0; ///< 4. bullets and fast bodies swept against static shapes
+    float refitMs = 0;      ///< 5. fat boxes refreshed, proxies moved
+    float sleepMs = 0;      ///< 6. islands, sleep
     float totalMs = 0;
     std::size_t bodies = 0;
     std::size_t awakeBodies = 0;

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "narrowphase/manifold.hpp"
-#include "world/body.hpp"
+#include "state/body.hpp"
 
 namespace rigid2d::detail {
 

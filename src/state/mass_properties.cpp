@@ -6,7 +6,7 @@
 
 #include "core/check.hpp"
 #include "rigid2d/geometry.hpp"
-#include "world/world_state.hpp"
+#include "state/world_state.hpp"
 
 namespace rigid2d::detail {
 

@@ -1,4 +1,4 @@
-#include "world/pair_map.hpp"
+#include "state/pair_map.hpp"
 
 #include "core/assert.hpp"
 

@@ -13,7 +13,7 @@
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/math.hpp"
 #include "rigid2d/types.hpp"
-#include "world/body.hpp"
+#include "state/body.hpp"
 
 namespace rigid2d::detail {
 

@@ -1,4 +1,4 @@
-#include "world/world_state.hpp"
+#include "state/world_state.hpp"
 
 #include <algorithm>
 #include <atomic>

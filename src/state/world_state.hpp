@@ -1,8 +1,8 @@
 #pragma once
 // Everything a World owns, as contiguous arrays indexed by handle, plus the scratch arrays the
-// step reuses so that it does not allocate once warmed up. World (world.cpp) validates arguments
-// and calls in here; the step stages (world_step.cpp) pass plain arrays to src/narrowphase,
-// src/solver, src/island and src/continuous.
+// step reuses so that it does not allocate once warmed up. World (src/world) validates arguments
+// and calls in here; the step's stages (src/step) read and write these arrays and pass plain
+// arrays on to src/narrowphase, src/solver and src/island.
 
 #include <algorithm>
 #include <atomic>
@@ -14,10 +14,10 @@
 
 #include "rigid2d/world.hpp"
 #include "solver/contact_solver.hpp"
-#include "world/body.hpp"
-#include "world/contact.hpp"
-#include "world/pair_map.hpp"
-#include "world/shape.hpp"
+#include "state/body.hpp"
+#include "state/contact.hpp"
+#include "state/pair_map.hpp"
+#include "state/shape.hpp"
 
 namespace rigid2d::detail {
 
@@ -194,18 +194,6 @@ struct WorldState {
     void createContact(std::uint32_t shapeA, std::uint32_t shapeB);
     /// Unlinks and frees a contact; `deferEvents` queues its end event for the next step.
     void destroyContact(std::uint32_t contactIndex, bool deferEvents);
-
-    // --- step stages (world_step.cpp)
-    void step(float dt);
-    void findNewPairs();
-    void updateContacts(float dt);
-    void solve(float dt);
-    void solveContinuous();
-    /// Whether a shape of the body, swept along this step's `translation` (the body is already at
-    /// the end), leaves the fat box its pairs were found with.
-    [[nodiscard]] bool pathLeavesFatBoxes(const Body& body, Vec2 translation) const noexcept;
-    void updateBroadPhase(float dt);
-    void sleepAndFinish(float dt);
 };
 
 } // namespace rigid2d::detail

@@ -25,7 +25,7 @@
 
 #include "geometry/shape_cast.hpp"
 #include "geometry/time_of_impact.hpp"
-#include "world/world_state.hpp"
+#include "step/stages.hpp"
 
 namespace rigid2d::detail {
 
@@ -71,9 +71,9 @@ float polygonalTimeOfImpact(const Shape& moving, const Transform& start, Vec2 tr
 }
 } // namespace
 
-bool WorldState::pathLeavesFatBoxes(const Body& body, Vec2 translation) const noexcept {
-    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
-        const Shape& shape = shapes[s];
+bool pathLeavesFatBoxes(const WorldState& state, const Body& body, Vec2 translation) noexcept {
+    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
+        const Shape& shape = state.shapes[s];
         const AABB end = shapeBounds(shape, body);
         const AABB& fat = shape.fatBox;
         // How far the path (the end box together with the start box, the end box moved back)
@@ -92,23 +92,23 @@ bool WorldState::pathLeavesFatBoxes(const Body& body, Vec2 translation) const no
     return false;
 }
 
-void WorldState::solveContinuous() {
-    if (!def.enableContinuous) return;
-    for (std::uint32_t i = 0; i < awakeBodies.size(); ++i) {
-        const std::uint32_t b = awakeBodies[i];
-        Body& body = bodies[b];
+void solveContinuous(WorldState& state) {
+    if (!state.def.enableContinuous) return;
+    for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i) {
+        const std::uint32_t b = state.awakeBodies[i];
+        Body& body = state.bodies[b];
         if (body.type != BodyType::Dynamic) continue;
-        const Vec2 translation = solverBodies[i + 1].dp;
+        const Vec2 translation = state.solverBodies[i + 1].dp;
         if (translation.x == 0.0f && translation.y == 0.0f) continue;
         // The fat boxes held the shapes at the start of the step, so the path leaves them by at
         // most the translation: a body moving less than its smallest extent needs no check.
         if (!body.bullet &&
             (std::max(std::fabs(translation.x), std::fabs(translation.y)) <= body.minExtent ||
-             !pathLeavesFatBoxes(body, translation)))
+             !pathLeavesFatBoxes(state, body, translation)))
             continue;
         float earliest = 1.0f;
-        for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
-            const Shape& shape = shapes[s];
+        for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
+            const Shape& shape = state.shapes[s];
             if (shape.isSensor) continue;
             PlacedShape start = placeShape(shape, body);
             start.center -= translation;
@@ -122,18 +122,19 @@ void WorldState::solveContinuous() {
                              {std::max(startBox.upper.x, startBox.upper.x + translation.x),
                               std::max(startBox.upper.y, startBox.upper.y + translation.y)}};
             const WorldShape moving = toWorldShape(start);
-            broadPhase->query(swept, [&](ProxyId proxy) {
-                const std::uint32_t other = proxyShape[toIndex(proxy)];
-                const Shape& fixed = shapes[other];
-                if (bodies[fixed.body].type != BodyType::Static || fixed.isSensor) return true;
-                if (!shouldCollide(s, other)) return true;
+            state.broadPhase->query(swept, [&](ProxyId proxy) {
+                const std::uint32_t other = state.proxyShape[toIndex(proxy)];
+                const Shape& fixed = state.shapes[other];
+                if (state.bodies[fixed.body].type != BodyType::Static || fixed.isSensor)
+                    return true;
+                if (!state.shouldCollide(s, other)) return true;
                 const float t =
                     isPolygonal(shape.type) || isPolygonal(fixed.type)
                         ? polygonalTimeOfImpact(shape, startXf, translation, fixed,
-                                                transformOf(fixed, bodies[fixed.body]),
-                                                def.linearSlop)
-                        : bulletTimeOfImpact(moving, translation, toWorldShape(placed(other)),
-                                             def.linearSlop);
+                                                transformOf(fixed, state.bodies[fixed.body]),
+                                                state.def.linearSlop)
+                        : bulletTimeOfImpact(moving, translation, toWorldShape(state.placed(other)),
+                                             state.def.linearSlop);
                 earliest = std::min(earliest, t);
                 return true;
             });

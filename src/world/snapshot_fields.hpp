@@ -13,9 +13,9 @@
 #include <type_traits>
 
 #include "core/byte_io.hpp"
-#include "world/body.hpp"
-#include "world/contact.hpp"
-#include "world/shape.hpp"
+#include "state/body.hpp"
+#include "state/contact.hpp"
+#include "state/shape.hpp"
 
 namespace rigid2d::detail {
 

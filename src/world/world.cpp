@@ -7,7 +7,8 @@
 #include <limits>
 
 #include "core/check.hpp"
-#include "world/world_state.hpp"
+#include "state/world_state.hpp"
+#include "step/stages.hpp"
 
 namespace rigid2d {
 
@@ -340,7 +341,7 @@ void World::step(float dt) {
     s.requireUnlocked("World::step");
     require(isFinite(dt) && dt >= kMinTimeStep && dt <= kMaxTimeStep, "World::step", "dt",
             "must be in [kMinTimeStep, kMaxTimeStep] = [1e-6, 1] s", dt);
-    s.step(dt);
+    detail::step(s, dt);
 }
 
 Vec2 World::gravity() const noexcept { return m_state->def.gravity; }

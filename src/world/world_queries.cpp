@@ -5,7 +5,7 @@
 #include "geometry/ray_casts.hpp"
 #include "geometry/shape_cast.hpp"
 #include "geometry/shape_queries.hpp"
-#include "world/world_state.hpp"
+#include "state/world_state.hpp"
 
 namespace rigid2d {
 

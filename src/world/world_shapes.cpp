@@ -5,7 +5,7 @@
 
 #include "core/check.hpp"
 #include "rigid2d/world.hpp"
-#include "world/world_state.hpp"
+#include "state/world_state.hpp"
 
 namespace rigid2d {
 

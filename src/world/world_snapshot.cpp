@@ -17,7 +17,7 @@
 #include "core/byte_io.hpp"
 #include "rigid2d/geometry.hpp"
 #include "world/snapshot_fields.hpp"
-#include "world/world_state.hpp"
+#include "state/world_state.hpp"
 
 namespace rigid2d {
 

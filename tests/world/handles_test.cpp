@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "rigid2d/testing.hpp"
-#include "world/world_state.hpp"
+#include "state/world_state.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::testing;

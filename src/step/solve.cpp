@@ -1,0 +1,171 @@
+// Stage 3: the soft step over the awake bodies and their touching contacts.
+#include <algorithm>
+#include <cmath>
+
+#include "step/stages.hpp"
+
+namespace rigid2d::detail {
+
+namespace {
+// inverseMass * force (or torque) plus the gravity term, for a body with a force: the product may
+// be beyond a float (a light body, a huge force), so it is taken in double and bounded far above
+// anything the speed clamps let through.
+[[nodiscard]] float boundedAcceleration(float gravityTerm, float inverseMass, float force) {
+    constexpr double kBound = 1e18;
+    const double a = double{gravityTerm} + double{inverseMass} * double{force};
+    return static_cast<float>(std::clamp(a, -kBound, kBound));
+}
+} // namespace
+
+void solve(WorldState& state, float dt) {
+    auto t = StageClock::now();
+    const Vec2 gravity = state.def.gravity;
+    state.solverBodies.resize(state.awakeBodies.size() + 1);
+    state.solverMotions.resize(state.awakeBodies.size() + 1);
+    state.solverBodies[0] = SolverState{};
+    state.solverMotions[0] = SolverMotion{};
+    // Solver slot per body (0: asleep or static), compact so that the constraint loop below
+    // reads it from cache instead of each body's record.
+    state.bodySlots.assign(state.bodies.size(), 0u);
+    for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i) {
+        Body& body = state.bodies[state.awakeBodies[i]];
+        state.bodySlots[state.awakeBodies[i]] = i + 1;
+        SolverState& sb = state.solverBodies[i + 1];
+        sb.v = body.linearVelocity;
+        sb.w = body.invInertia > 0.0f || body.type == BodyType::Kinematic ? body.angularVelocity
+                                                                          : 0.0f;
+        sb.dp = {};
+        sb.dq = Rot{};
+        sb.dAngle = 0.0f;
+        SolverMotion& motion = state.solverMotions[i + 1];
+        motion.invMass = body.invMass;
+        motion.invInertia = body.invInertia;
+        if (body.type == BodyType::Dynamic) {
+            // Gravity and gravity scales are bounded (types.hpp): only forces can overflow.
+            const Vec2 g = body.gravityScale * gravity;
+            if (body.force.x == 0.0f && body.force.y == 0.0f && body.torque == 0.0f) {
+                motion.linearAcceleration = g + body.invMass * body.force;
+                motion.angularAcceleration = 0.0f;
+            } else {
+                motion.linearAcceleration = {boundedAcceleration(g.x, body.invMass, body.force.x),
+                                             boundedAcceleration(g.y, body.invMass, body.force.y)};
+                motion.angularAcceleration =
+                    boundedAcceleration(0.0f, body.invInertia, body.torque);
+            }
+            motion.linearDamping = body.linearDamping;
+            motion.angularDamping = body.angularDamping;
+        } else {
+            motion.linearAcceleration = {};
+            motion.angularAcceleration = 0.0f;
+            motion.linearDamping = motion.angularDamping = 0.0f;
+        }
+    }
+    // Grown, never shrunk: every field of a used constraint is written below or in the solver,
+    // so re-initialising them each step would only cost memory traffic.
+    if (state.constraints.size() < state.stats.touchingContacts)
+        state.constraints.resize(state.stats.touchingContacts);
+    std::size_t used = 0;
+    for (std::uint32_t c = 0; c < state.contacts.size(); ++c) {
+        const Contact& contact = state.contacts[c];
+        if (!contact.live || !contact.touching || contact.sensor) continue;
+        const std::uint32_t slotA = state.bodySlots[contact.edges[0].body];
+        const std::uint32_t slotB = state.bodySlots[contact.edges[1].body];
+        if (slotA == 0 && slotB == 0) continue; // both asleep or static
+        if (used == state.constraints.size())
+            state.constraints.resize(2 * used + 16); // not expected
+        ContactConstraint& constraint = state.constraints[used++];
+        constraint.bodyA = slotA;
+        constraint.bodyB = slotB;
+        constraint.contact = c;
+        constraint.friction = contact.friction;
+        constraint.restitution = contact.restitution;
+        loadConstraintPoints(constraint, contact.manifold);
+    }
+    state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
+    state.stats.gatherMs = millisecondsSince(t);
+
+    t = StageClock::now();
+    SolverSettings settings;
+    settings.dt = dt;
+    settings.substeps = state.def.substeps;
+    settings.contactHertz = state.def.contactHertz;
+    settings.contactDampingRatio = state.def.contactDampingRatio;
+    settings.maxContactPushSpeed = state.def.maxContactPushSpeed;
+    settings.restitutionThreshold = state.def.restitutionThreshold;
+    settings.maxLinearSpeed = state.def.maxTranslation / dt;
+    settings.maxAngularSpeed = state.def.maxRotation / dt;
+    settings.maxMassRatio = state.def.maxContactMassRatio;
+    solveSoftStep(state.solverBodies, state.solverMotions, state.activeConstraints, settings,
+                  state.solverScratch);
+
+    // Impulses back into the persistent manifolds (warm starting next step), hit events.
+    for (const ContactConstraint& constraint : state.activeConstraints) {
+        Contact& contact = state.contacts[constraint.contact];
+        Manifold& manifold = contact.manifold;
+        float bestSpeed = 0.0f;
+        int best = -1;
+        for (int i = 0; i < constraint.pointCount; ++i) {
+            const SolverPoint& p = constraint.points[i];
+            ManifoldPoint& mp = manifold.points[i];
+            mp.normalImpulse = p.normalImpulse;
+            mp.tangentImpulse = p.tangentImpulse;
+            mp.maxNormalImpulse = p.maxNormalImpulse;
+            mp.approachSpeed = -p.approachVelocity;
+            if (p.maxNormalImpulse > 0.0f && mp.approachSpeed > bestSpeed) {
+                bestSpeed = mp.approachSpeed;
+                best = i;
+            }
+        }
+        if (contact.reportHitEvents && best >= 0 && bestSpeed >= state.def.hitEventThreshold) {
+            const Body& bodyA = state.bodies[contact.edges[0].body];
+            state.hitEvents.push_back({state.shapeId(contact.shapeA), state.shapeId(contact.shapeB),
+                                       bodyA.center + manifold.points[best].anchorA,
+                                       manifold.normal, bestSpeed});
+        }
+    }
+
+    state.stats.resetBodies = 0;
+    for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i) {
+        Body& body = state.bodies[state.awakeBodies[i]];
+        SolverState& sb = state.solverBodies[i + 1];
+        // One test for all six: a NaN or infinity in any of them makes the sum non-finite, and
+        // finite ones are far too small (speeds are clamped) for the sum to overflow.
+        const float probe = sb.v.x + sb.v.y + sb.w + sb.dp.x + sb.dp.y + sb.dAngle;
+        if (!std::isfinite(probe)) [[unlikely]] {
+            // Last resort (see World::step): the body stays where it was, at rest.
+            body.linearVelocity = {};
+            body.angularVelocity = 0.0f;
+            body.force = {};
+            body.torque = 0.0f;
+            sb = SolverState{}; // the continuous stage reads this step's translation
+            ++state.stats.resetBodies;
+            continue;
+        }
+        body.linearVelocity = sb.v;
+        body.angularVelocity = sb.w;
+        body.force = {};
+        body.torque = 0.0f;
+        body.center += sb.dp;
+        if (sb.dAngle != 0.0f) {
+            body.angle += sb.dAngle;
+            body.rot = makeRot(body.angle);
+        }
+        body.position = body.center - rotate(body.rot, body.localCenter);
+    }
+    // Last resort, continued: a body went non-finite only through a non-finite impulse of one
+    // of its contacts, which must not be warm-started next step.
+    if (state.stats.resetBodies > 0) [[unlikely]]
+        for (const ContactConstraint& constraint : state.activeConstraints) {
+            Manifold& manifold = state.contacts[constraint.contact].manifold;
+            for (int i = 0; i < manifold.pointCount; ++i) {
+                ManifoldPoint& mp = manifold.points[i];
+                if (!std::isfinite(mp.normalImpulse) || !std::isfinite(mp.tangentImpulse) ||
+                    !std::isfinite(mp.maxNormalImpulse) || !std::isfinite(mp.approachSpeed))
+                    mp.normalImpulse = mp.tangentImpulse = mp.maxNormalImpulse = mp.approachSpeed =
+                        0.0f;
+            }
+        }
+    state.stats.solveMs = millisecondsSince(t);
+}
+
+} // namespace rigid2d::detail

@@ -1,0 +1,41 @@
+#pragma once
+// The stages of one step, in the order World::step runs them (step.cpp). Each is a free function
+// over the world's arrays (state/world_state.hpp); each stage's scratch lives there too, so that a
+// warmed-up step does not allocate.
+//
+//   findNewPairs    new pairs of proxies that moved since the last search -> contacts, in
+//                   canonical (shape id) order
+//   updateContacts  contacts whose fat boxes parted are dropped; the narrow phase; begin, end and
+//                   sensor events
+//   solve           awake bodies gathered into dense solver arrays; the soft step; impulses back
+//                   into the manifolds; hit events; bodies written back
+//   solveContinuous bullets, and bodies whose path left their fat boxes, swept against static
+//                   shapes
+//   refitProxies    fat boxes of awake shapes that left them, proxies moved
+//   sleepAndFinish  islands at rest fall asleep; statistics
+
+#include <chrono>
+
+#include "state/world_state.hpp"
+
+namespace rigid2d::detail {
+
+void step(WorldState& state, float dt);
+
+void findNewPairs(WorldState& state);
+void updateContacts(WorldState& state, float dt);
+void solve(WorldState& state, float dt);
+void solveContinuous(WorldState& state);
+/// Whether a shape of the body, swept back along this step's `translation` (the body is already
+/// at the end), leaves the fat box its pairs were found with.
+[[nodiscard]] bool pathLeavesFatBoxes(const WorldState& state, const Body& body,
+                                      Vec2 translation) noexcept;
+void refitProxies(WorldState& state, float dt);
+void sleepAndFinish(WorldState& state, float dt);
+
+using StageClock = std::chrono::steady_clock;
+[[nodiscard]] inline float millisecondsSince(StageClock::time_point start) {
+    return std::chrono::duration<float, std::milli>(StageClock::now() - start).count();
+}
+
+} // namespace rigid2d::detail
