@@ -1,5 +1,6 @@
 #pragma once
-/// The pluggable broad phase: one small interface, eight implementations and an automatic choice chosen at run time.
+/// The pluggable broad phase: one small interface, eight implementations and an automatic choice
+/// chosen at run time.
 
 #include <compare>
 #include <cstddef>
@@ -38,16 +39,16 @@ enum class BroadPhaseType : std::uint8_t {
     SweepAndPrune,    ///< "sap": persistent sorted endpoints, insertion sort across frames
     Tree,             ///< "tree": dynamic AABB tree, surface-area heuristic and rotations
     HierarchicalHash, ///< "hierarchical_hash": hash levels with cell sizes in powers of two
-    Quadtree,         ///< "quadtree": loose quadtree, unbounded, each proxy at the depth of its size
-    SortedGrid,       ///< "sorted_grid": hashed cells counted and sorted into one dense array
+    Quadtree,   ///< "quadtree": loose quadtree, unbounded, each proxy at the depth of its size
+    SortedGrid, ///< "sorted_grid": hashed cells counted and sorted into one dense array
     /// "auto": runs one of the others and switches, live, to whichever measures cheapest on the
     /// current work (every kind finds the same pairs, so switching changes no result).
     Auto,
 };
 
 inline constexpr BroadPhaseType kAllBroadPhaseTypes[] = {
-    BroadPhaseType::BruteForce,    BroadPhaseType::Grid, BroadPhaseType::SpatialHash,
-    BroadPhaseType::SweepAndPrune, BroadPhaseType::Tree, BroadPhaseType::HierarchicalHash,
+    BroadPhaseType::BruteForce,    BroadPhaseType::Grid,       BroadPhaseType::SpatialHash,
+    BroadPhaseType::SweepAndPrune, BroadPhaseType::Tree,       BroadPhaseType::HierarchicalHash,
     BroadPhaseType::Quadtree,      BroadPhaseType::SortedGrid, BroadPhaseType::Auto};
 
 /// The `name()` of each type ("brute_force", "grid", ...).
@@ -62,8 +63,8 @@ struct BroadPhaseConfig {
     /// the grid widens its region to hold them all (coarser cells if maxGridCells requires).
     /// Each axis must span at most FLT_MAX (a widened region is kept within that too).
     AABB worldBounds{{-1000.0f, -1000.0f}, {1000.0f, 1000.0f}};
-    /// grid, spatial_hash, sorted_grid: cell edge in metres. 0 = automatic: about four (grid) or two
-    /// (spatial_hash, sorted_grid) times the median proxy extent, re-derived when the sizes
+    /// grid, spatial_hash, sorted_grid: cell edge in metres. 0 = automatic: about four (grid) or
+    /// two (spatial_hash, sorted_grid) times the median proxy extent, re-derived when the sizes
     /// inserted drift by more than 2x (sorted_grid: at every pair search). Hand-set sizes are kept.
     float cellSize = 0.0f;
     /// hierarchical_hash: edge of the finest level's cells in metres (0 = automatic); each coarser

@@ -17,12 +17,13 @@ template <class R, class... Args>
 class FunctionRef<R(Args...)> {
 public:
     template <class F>
-        requires(!std::is_same_v<std::remove_cvref_t<F>, FunctionRef> &&
-                 std::is_invocable_r_v<R, F&, Args...>)
-    FunctionRef(F&& f) noexcept // NOLINT(google-explicit-constructor): a callback parameter
+    requires(!std::is_same_v<std::remove_cvref_t<F>, FunctionRef> &&
+             std::is_invocable_r_v<R, F&, Args...>) FunctionRef(F&& f)
+    noexcept // NOLINT(google-explicit-constructor): a callback parameter
         : m_object(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
           m_invoke([](void* object, Args... args) -> R {
-              return (*static_cast<std::remove_reference_t<F>*>(object))(std::forward<Args>(args)...);
+              return (*static_cast<std::remove_reference_t<F>*>(object))(
+                  std::forward<Args>(args)...);
           }) {}
 
     R operator()(Args... args) const { return m_invoke(m_object, std::forward<Args>(args)...); }

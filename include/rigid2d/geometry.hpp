@@ -40,4 +40,10 @@ inline constexpr float kPolygonWeldDistance = 1e-4f;
 [[nodiscard]] MassData computeMass(const Polygon& polygon, float density);
 [[nodiscard]] MassData computeMass(const Capsule& capsule, float density);
 
+/// The query shape of a circle, a box (with its centre and angle), a polygon or a capsule.
+[[nodiscard]] ShapeProxy makeShapeProxy(const Circle& circle) noexcept;
+[[nodiscard]] ShapeProxy makeShapeProxy(const Box& box) noexcept;
+[[nodiscard]] ShapeProxy makeShapeProxy(const Polygon& polygon) noexcept;
+[[nodiscard]] ShapeProxy makeShapeProxy(const Capsule& capsule) noexcept;
+
 } // namespace rigid2d

@@ -18,7 +18,9 @@ struct AABB {
 };
 
 [[nodiscard]] inline bool isFinite(float x) noexcept { return std::isfinite(x); }
-[[nodiscard]] inline bool isFinite(Vec2 v) noexcept { return std::isfinite(v.x) && std::isfinite(v.y); }
+[[nodiscard]] inline bool isFinite(Vec2 v) noexcept {
+    return std::isfinite(v.x) && std::isfinite(v.y);
+}
 
 /// True when both corners are finite and lower <= upper on both axes.
 [[nodiscard]] inline bool isValid(const AABB& box) noexcept {
@@ -45,15 +47,20 @@ struct AABB {
 
 /// Grows the box by `margin` on every side.
 [[nodiscard]] inline AABB fatten(const AABB& box, float margin) noexcept {
-    return {{box.lower.x - margin, box.lower.y - margin}, {box.upper.x + margin, box.upper.y + margin}};
+    return {{box.lower.x - margin, box.lower.y - margin},
+            {box.upper.x + margin, box.upper.y + margin}};
 }
 
 [[nodiscard]] inline float perimeter(const AABB& box) noexcept {
     return 2.0f * ((box.upper.x - box.lower.x) + (box.upper.y - box.lower.y));
 }
 
-[[nodiscard]] inline Vec2 center(const AABB& box) noexcept { return 0.5f * (box.lower + box.upper); }
-[[nodiscard]] inline Vec2 extents(const AABB& box) noexcept { return 0.5f * (box.upper - box.lower); }
+[[nodiscard]] inline Vec2 center(const AABB& box) noexcept {
+    return 0.5f * (box.lower + box.upper);
+}
+[[nodiscard]] inline Vec2 extents(const AABB& box) noexcept {
+    return 0.5f * (box.upper - box.lower);
+}
 
 [[nodiscard]] inline bool operator==(const AABB& a, const AABB& b) noexcept {
     return a.lower == b.lower && a.upper == b.upper;

@@ -71,17 +71,17 @@ struct WorldDef {
 struct BodyDef {
     /// Static by default, like Box2D: ground and walls are the most common bodies.
     BodyType type = BodyType::Static;
-    Vec2 position{0.0f, 0.0f};          ///< m, world frame
-    float angle = 0.0f;                 ///< rad, counter-clockwise
-    Vec2 linearVelocity{0.0f, 0.0f};    ///< m/s
-    float angularVelocity = 0.0f;       ///< rad/s
-    float linearDamping = 0.0f;         ///< 1/s; 0 = no drag
-    float angularDamping = 0.0f;        ///< 1/s
-    float gravityScale = 1.0f;          ///< multiplies the world's gravity, |scale| <= 1e6
-    bool fixedRotation = false;         ///< no rotation (its boxes stay axis-aligned, see Box)
-    bool bullet = false;                ///< continuous collision against static shapes
-    bool enableSleep = true;            ///< false keeps this body (and its island) awake
-    bool isAwake = true;                ///< start asleep to save work on pre-settled scenes
+    Vec2 position{0.0f, 0.0f};       ///< m, world frame
+    float angle = 0.0f;              ///< rad, counter-clockwise
+    Vec2 linearVelocity{0.0f, 0.0f}; ///< m/s
+    float angularVelocity = 0.0f;    ///< rad/s
+    float linearDamping = 0.0f;      ///< 1/s; 0 = no drag
+    float angularDamping = 0.0f;     ///< 1/s
+    float gravityScale = 1.0f;       ///< multiplies the world's gravity, |scale| <= 1e6
+    bool fixedRotation = false;      ///< no rotation (its boxes stay axis-aligned, see Box)
+    bool bullet = false;             ///< continuous collision against static shapes
+    bool enableSleep = true;         ///< false keeps this body (and its island) awake
+    bool isAwake = true;             ///< start asleep to save work on pre-settled scenes
     std::uint64_t userData = 0;
 };
 
@@ -94,10 +94,10 @@ struct Filter {
 };
 
 struct ShapeDef {
-    float density = 1.0f;      ///< kg/m²; 0 gives a massless shape on a body with other mass
-    float friction = 0.6f;     ///< Coulomb coefficient, mixed by geometric mean
-    float restitution = 0.0f;  ///< bounciness in [0, 1], mixed by maximum
-    bool isSensor = false;     ///< detects overlap (sensor events) without a contact response
+    float density = 1.0f;            ///< kg/m²; 0 gives a massless shape on a body with other mass
+    float friction = 0.6f;           ///< Coulomb coefficient, mixed by geometric mean
+    float restitution = 0.0f;        ///< bounciness in [0, 1], mixed by maximum
+    bool isSensor = false;           ///< detects overlap (sensor events) without a contact response
     bool enableSensorEvents = true;  ///< this shape is seen by sensors
     bool enableContactEvents = true; ///< begin/end events for this shape's contacts
     bool enableHitEvents = true;     ///< hit events for this shape's contacts
@@ -159,5 +159,14 @@ struct Segment {
 };
 
 enum class ShapeType : std::uint8_t { Circle, Box, Polygon, Capsule, Segment };
+
+/// A shape for queries (World::castShape, World::overlapShape): a convex core of 1 to
+/// kMaxPolygonVertices points in the shape's own frame, grown by `radius`. One point is a circle,
+/// two a capsule (or a segment, radius 0), more a polygon. Make one with makeShapeProxy.
+struct ShapeProxy {
+    Vec2 points[kMaxPolygonVertices]{};
+    int count = 0;
+    float radius = 0.0f; ///< m, >= 0
+};
 
 } // namespace rigid2d

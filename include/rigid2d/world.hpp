@@ -40,6 +40,14 @@ struct RayHit {
     float fraction = 0; ///< hit = origin + fraction * translation
 };
 
+/// One hit of a shape cast: the first contact of the moving shape with `shape`.
+struct ShapeCastHit {
+    ShapeId shape;
+    Vec2 point{};       ///< m, world frame, on the surface of `shape`
+    Vec2 normal{};      ///< unit, out of `shape` towards the moving one
+    float fraction = 0; ///< the moving shape touches at position + fraction * translation
+};
+
 /// Times of the stages of the last step (milliseconds) and the sizes of what it handled.
 struct StepStats {
     float pairsMs = 0;      ///< 1. new candidate pairs -> contacts
@@ -172,6 +180,18 @@ public:
     /// the hit's fraction clips to it (closest hit), 1 continues unclipped.
     void castRay(Vec2 origin, Vec2 translation, FunctionRef<float(const RayHit&)> visit) const;
     [[nodiscard]] std::optional<RayHit> castRayClosest(Vec2 origin, Vec2 translation) const;
+    /// Sweeps `shape`, placed at `position` turned by `angle`, along `translation` without
+    /// turning; calls visit for each shape it would touch, which returns the new max fraction as
+    /// for castRay. Shapes it already overlaps at the start are not hits (overlapShape finds them).
+    /// What a character controller asks before it moves.
+    void castShape(const ShapeProxy& shape, Vec2 position, float angle, Vec2 translation,
+                   FunctionRef<float(const ShapeCastHit&)> visit) const;
+    [[nodiscard]] std::optional<ShapeCastHit>
+    castShapeClosest(const ShapeProxy& shape, Vec2 position, float angle, Vec2 translation) const;
+    /// Calls visit for each shape that `shape`, placed at `position` turned by `angle`, overlaps
+    /// or touches; visit returns false to stop.
+    void overlapShape(const ShapeProxy& shape, Vec2 position, float angle,
+                      FunctionRef<bool(ShapeId)> visit) const;
 
     // --- events of the last step
     [[nodiscard]] ContactEvents contactEvents() const noexcept;

@@ -78,3 +78,32 @@ AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept {
 }
 
 } // namespace rigid2d::detail
+
+namespace rigid2d {
+
+namespace {
+ShapeProxy proxyOf(const Polygon& polygon) noexcept {
+    ShapeProxy proxy;
+    proxy.count = polygon.count;
+    for (int i = 0; i < polygon.count; ++i) proxy.points[i] = polygon.vertices[i];
+    proxy.radius = polygon.radius;
+    return proxy;
+}
+} // namespace
+
+ShapeProxy makeShapeProxy(const Circle& circle) noexcept {
+    ShapeProxy proxy;
+    proxy.count = 1;
+    proxy.points[0] = circle.center;
+    proxy.radius = circle.radius;
+    return proxy;
+}
+ShapeProxy makeShapeProxy(const Box& box) noexcept {
+    return proxyOf(detail::makeBoxPolygon(box.halfExtents, box.center, detail::makeRot(box.angle)));
+}
+ShapeProxy makeShapeProxy(const Polygon& polygon) noexcept { return proxyOf(polygon); }
+ShapeProxy makeShapeProxy(const Capsule& capsule) noexcept {
+    return proxyOf(detail::makeCapsulePolygon(capsule));
+}
+
+} // namespace rigid2d

@@ -97,6 +97,100 @@ std::optional<RayHit> World::castRayClosest(Vec2 origin, Vec2 translation) const
     return closest;
 }
 
+namespace {
+// A query shape's core at its pose, checked: 1 to 8 finite points, a finite radius >= 0.
+struct PlacedProxy {
+    detail::DistanceProxy proxy;
+    detail::Transform xf;
+    AABB bounds;
+};
+
+PlacedProxy placeQueryShape(std::string_view fn, const ShapeProxy& shape, Vec2 position,
+                            float angle) {
+    detail::require(shape.count >= 1 && shape.count <= kMaxPolygonVertices, fn, "shape.count",
+                    "must be in [1, kMaxPolygonVertices = 8] (use makeShapeProxy)",
+                    static_cast<float>(shape.count));
+    for (int i = 0; i < shape.count; ++i)
+        detail::requireFinite(fn, "shape.points", shape.points[i]);
+    detail::require(isFinite(shape.radius) && shape.radius >= 0.0f, fn, "shape.radius",
+                    "must be finite and >= 0", shape.radius);
+    detail::requireFinite(fn, "position", position);
+    detail::requireFinite(fn, "angle", angle);
+    PlacedProxy placed;
+    placed.proxy.count = shape.count;
+    placed.proxy.radius = shape.radius;
+    for (int i = 0; i < shape.count; ++i) placed.proxy.points[i] = shape.points[i];
+    placed.xf = {position, detail::makeRot(angle)};
+    const Vec2 first = detail::transformPoint(placed.xf, shape.points[0]);
+    placed.bounds = {first, first};
+    for (int i = 1; i < shape.count; ++i) {
+        const Vec2 p = detail::transformPoint(placed.xf, shape.points[i]);
+        placed.bounds = combine(placed.bounds, AABB{p, p});
+    }
+    const Vec2 r{shape.radius, shape.radius};
+    placed.bounds = {placed.bounds.lower - r, placed.bounds.upper + r};
+    detail::requireValidBox(fn, "shape", placed.bounds); // finite once placed
+    return placed;
+}
+} // namespace
+
+void World::castShape(const ShapeProxy& shape, Vec2 position, float angle, Vec2 translation,
+                      FunctionRef<float(const ShapeCastHit&)> visit) const {
+    constexpr std::string_view fn = "World::castShape";
+    auto& s = *m_state;
+    const PlacedProxy moving = placeQueryShape(fn, shape, position, angle);
+    detail::requireFinite(fn, "translation", translation);
+    const AABB start = moving.bounds;
+    const AABB end{start.lower + translation, start.upper + translation};
+    detail::requireValidBox(fn, "translation", end);
+    QueryLock lock(s.lockDepth);
+    float maxFraction = 1.0f;
+    s.broadPhase->query(combine(start, end), [&](ProxyId proxy) {
+        if (maxFraction <= 0.0f) return false;
+        const std::uint32_t index = s.proxyShape[toIndex(proxy)];
+        const detail::Shape& target = s.shapes[index];
+        detail::SegmentHit hit;
+        if (!detail::castShape(detail::makeProxy(detail::geometryOf(target)),
+                               detail::transformOf(target, s.bodies[target.body]), moving.proxy,
+                               moving.xf, translation, maxFraction, hit))
+            return true;
+        const float answer =
+            visit(ShapeCastHit{s.shapeId(index), hit.point, hit.normal, hit.fraction});
+        if (answer < maxFraction) maxFraction = answer < 0.0f ? 0.0f : answer;
+        return maxFraction > 0.0f;
+    });
+}
+
+std::optional<ShapeCastHit> World::castShapeClosest(const ShapeProxy& shape, Vec2 position,
+                                                    float angle, Vec2 translation) const {
+    std::optional<ShapeCastHit> closest;
+    castShape(shape, position, angle, translation, [&](const ShapeCastHit& hit) {
+        // Equal fractions: the lower shape id, so the answer does not depend on the broad phase.
+        if (!closest || hit.fraction < closest->fraction ||
+            (hit.fraction == closest->fraction && hit.shape.index < closest->shape.index))
+            closest = hit;
+        return hit.fraction;
+    });
+    return closest;
+}
+
+void World::overlapShape(const ShapeProxy& shape, Vec2 position, float angle,
+                         FunctionRef<bool(ShapeId)> visit) const {
+    constexpr std::string_view fn = "World::overlapShape";
+    auto& s = *m_state;
+    const PlacedProxy query = placeQueryShape(fn, shape, position, angle);
+    QueryLock lock(s.lockDepth);
+    s.broadPhase->query(query.bounds, [&](ProxyId proxy) {
+        const std::uint32_t index = s.proxyShape[toIndex(proxy)];
+        const detail::Shape& target = s.shapes[index];
+        if (!detail::shapesOverlap(detail::makeProxy(detail::geometryOf(target)),
+                                   detail::transformOf(target, s.bodies[target.body]), query.proxy,
+                                   query.xf))
+            return true;
+        return visit(s.shapeId(index));
+    });
+}
+
 void World::setBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {
     m_state->requireUnlocked("World::setBroadPhase");
     setBroadPhase(makeBroadPhase(type, config));

@@ -1,8 +1,13 @@
 // Queries: broad phase first, then exact shape tests; debug drawing honours the cull region.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
+#include "rigid2d/geometry.hpp"
 #include "rigid2d/testing.hpp"
 
 using namespace rigid2d;
@@ -98,4 +103,77 @@ TEST_CASE("debugDraw draws every shape, or only those a query of the cull region
     world.debugDraw(culled);
     CHECK(culled.circles == 2);
     CHECK(culled.boxes == 1);
+}
+
+TEST_CASE("castShape: a ball and a turned box swept at the ground and a wall stop at the touch") {
+    World world = makeWorldWithFloor();
+    const BodyId wall = world.createBody({});
+    world.createBox(wall, {}, Box{{10.0f, 5.0f}, {0.5f, 5.0f}}); // its face at x = 9.5
+    const auto ball = world.castShapeClosest(makeShapeProxy(Circle{{0.0f, 0.0f}, 0.5f}),
+                                             {0.0f, 5.0f}, 0.0f, {0.0f, -10.0f});
+    REQUIRE(ball.has_value());
+    CHECK(10.0f * ball->fraction == doctest::Approx(4.5f).epsilon(1e-3));
+    CHECK(ball->normal.y == doctest::Approx(1.0f).epsilon(1e-4));
+    CHECK(ball->point.y == doctest::Approx(0.0f).scale(1.0f).epsilon(1e-3));
+    // A unit box turned 45 degrees leads with a corner sqrt(0.5) ahead of its centre.
+    const auto box = world.castShapeClosest(makeShapeProxy(Box{{0.0f, 0.0f}, {0.5f, 0.5f}}),
+                                            {0.0f, 3.0f}, 0.785398163f, {20.0f, 0.0f});
+    REQUIRE(box.has_value());
+    CHECK(world.shapeBody(box->shape) == wall);
+    CHECK(20.0f * box->fraction == doctest::Approx(9.5f - std::sqrt(0.5f)).epsilon(1e-3));
+    CHECK(box->normal.x == doctest::Approx(-1.0f).epsilon(1e-4));
+    // Nothing in the way.
+    CHECK_FALSE(world
+                    .castShapeClosest(makeShapeProxy(Circle{{0.0f, 0.0f}, 0.5f}), {0.0f, 5.0f},
+                                      0.0f, {0.0f, 3.0f})
+                    .has_value());
+}
+
+TEST_CASE("overlapShape finds exactly the shapes a placed shape overlaps") {
+    World world = makeWorldWithFloor();
+    const BodyId a = createCircle(world, {0.0f, 3.0f}, 0.5f);
+    const BodyId b = createCircle(world, {2.0f, 3.0f}, 0.5f);
+    const ShapeProxy capsule = makeShapeProxy(Capsule{{-1.0f, 0.0f}, {1.0f, 0.0f}, 0.2f});
+    std::vector<BodyId> found;
+    world.overlapShape(capsule, {1.0f, 3.0f}, 0.0f, [&](ShapeId s) {
+        found.push_back(world.shapeBody(s));
+        return true;
+    });
+    std::sort(found.begin(), found.end());
+    std::vector<BodyId> expected{a, b};
+    std::sort(expected.begin(), expected.end());
+    CHECK(found == expected);
+    found.clear();
+    // Turned upright between them it touches neither (the gap is 1 m, the capsule 0.4 m wide).
+    world.overlapShape(capsule, {1.0f, 3.0f}, 1.5707963f, [&](ShapeId s) {
+        found.push_back(world.shapeBody(s));
+        return true;
+    });
+    CHECK(found.empty());
+}
+
+TEST_CASE("shape queries refuse bad shapes and poses, naming the field") {
+    World world = makeWorldWithFloor();
+    const auto message = [&](auto&& call) {
+        try {
+            call();
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    ShapeProxy empty;
+    CHECK(message([&] {
+              world.overlapShape(empty, {}, 0.0f, [](ShapeId) { return true; });
+          }).find("shape.count") != std::string::npos);
+    ShapeProxy bad = makeShapeProxy(Circle{{0.0f, 0.0f}, 0.5f});
+    bad.radius = -1.0f;
+    CHECK(message([&] {
+              (void)world.castShapeClosest(bad, {}, 0.0f, {1.0f, 0.0f});
+          }).find("shape.radius") != std::string::npos);
+    const ShapeProxy good = makeShapeProxy(Circle{{0.0f, 0.0f}, 0.5f});
+    CHECK(message([&] {
+              (void)world.castShapeClosest(good, {}, 0.0f,
+                                           {std::numeric_limits<float>::quiet_NaN(), 0.0f});
+          }).find("translation") != std::string::npos);
 }
