@@ -167,7 +167,9 @@ std::int64_t rayCellEstimate(const CellMapping& mapping, const RaySpan& ray) {
     const std::int64_t w = all.width();
     const std::int64_t h = all.height();
     // Along the major axis about (2 pads + 1 cell + slope) minor cells per step.
-    const float padRatio = std::min(2.0f * ray.pad / mapping.size(), 1e9f);
+    // Written so that an infinite or NaN ratio (a ray whose end overflows) also gives the cap.
+    const float ratio = 2.0f * ray.pad / mapping.size();
+    const float padRatio = ratio < 1e9f ? ratio : 1e9f;
     const std::int64_t padCells = static_cast<std::int64_t>(padRatio) + 2;
     return std::min(w * h, std::max(w, h) * (padCells + 1) + std::min(w, h));
 }

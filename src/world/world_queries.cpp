@@ -1,4 +1,6 @@
 // Queries (broad phase first, then exact shape tests), broad-phase swapping and debug drawing.
+#include <cmath>
+#include <limits>
 #include <optional>
 
 #include "core/check.hpp"
@@ -23,6 +25,16 @@ public:
 private:
     int& m_depth;
 };
+
+// The far end of a cast, point + translation, must be a float too (summed in double, so that
+// checking it cannot overflow).
+void requireEndInRange(std::string_view fn, Vec2 point, Vec2 translation) {
+    constexpr double kMax = std::numeric_limits<float>::max();
+    const double x = double{point.x} + double{translation.x};
+    const double y = double{point.y} + double{translation.y};
+    detail::require(std::fabs(x) <= kMax && std::fabs(y) <= kMax, fn, "translation",
+                    "must keep the end of the cast within the float range", translation);
+}
 
 bool shapeOverlaps(const detail::Shape& shape, const detail::Body& body, const AABB& region) {
     if (detail::isPolygonal(shape.type)) {
@@ -70,6 +82,7 @@ void World::castRay(Vec2 origin, Vec2 translation, FunctionRef<float(const RayHi
     auto& s = *m_state;
     detail::requireFinite("World::castRay", "origin", origin);
     detail::requireFinite("World::castRay", "translation", translation);
+    requireEndInRange("World::castRay", origin, translation);
     QueryLock lock(s.lockDepth);
     float maxFraction = 1.0f;
     s.broadPhase->rayCast(origin, translation, maxFraction, [&](ProxyId proxy) {
@@ -140,6 +153,8 @@ void World::castShape(const ShapeProxy& shape, Vec2 position, float angle, Vec2 
     auto& s = *m_state;
     const PlacedProxy moving = placeQueryShape(fn, shape, position, angle);
     detail::requireFinite(fn, "translation", translation);
+    requireEndInRange(fn, moving.bounds.lower, translation);
+    requireEndInRange(fn, moving.bounds.upper, translation);
     const AABB start = moving.bounds;
     const AABB end{start.lower + translation, start.upper + translation};
     detail::requireValidBox(fn, "translation", end);

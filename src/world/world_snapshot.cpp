@@ -16,8 +16,8 @@
 
 #include "core/byte_io.hpp"
 #include "rigid2d/geometry.hpp"
-#include "world/snapshot_fields.hpp"
 #include "state/world_state.hpp"
+#include "world/snapshot_fields.hpp"
 
 namespace rigid2d {
 
@@ -275,19 +275,29 @@ bool validPolygon(ShapeType type, const Polygon& p) {
         return false;
     if (type == ShapeType::Segment ? p.radius != 0.0f : p.radius < 0.0f) return false;
     if (type == ShapeType::Capsule && !(p.radius > 0.0f)) return false;
+    // Rounding grows with the coordinates: makePolygon's own hull and centroid are only that
+    // exact, so the checks allow as much.
+    double scale = 0.0;
+    for (int i = 0; i < p.count; ++i)
+        scale = std::max(
+            {scale, std::fabs(double{p.vertices[i].x}), std::fabs(double{p.vertices[i].y})});
+    const double tolerance = double{kPolygonWeldDistance} + 1e-5 * scale;
     // The centroid lies within the vertices' bounds (the collision routines measure from it).
     AABB bounds{p.vertices[0], p.vertices[0]};
     for (int i = 1; i < p.count; ++i) bounds = combine(bounds, AABB{p.vertices[i], p.vertices[i]});
-    if (!contains(bounds, AABB{p.centroid, p.centroid})) return false;
+    if (double{p.centroid.x} < double{bounds.lower.x} - tolerance ||
+        double{p.centroid.x} > double{bounds.upper.x} + tolerance ||
+        double{p.centroid.y} < double{bounds.lower.y} - tolerance ||
+        double{p.centroid.y} > double{bounds.upper.y} + tolerance)
+        return false;
     for (int i = 0; i < p.count; ++i) {
         const double length = double{p.normals[i].x} * double{p.normals[i].x} +
                               double{p.normals[i].y} * double{p.normals[i].y};
         if (length < 0.99 || length > 1.01) return false;
         for (int j = 0; j < p.count; ++j) {
-            const Vec2 d = p.vertices[j] - p.vertices[i];
-            if (double{p.normals[i].x} * double{d.x} + double{p.normals[i].y} * double{d.y} >
-                double{kPolygonWeldDistance})
-                return false;
+            const double dx = double{p.vertices[j].x} - double{p.vertices[i].x};
+            const double dy = double{p.vertices[j].y} - double{p.vertices[i].y};
+            if (double{p.normals[i].x} * dx + double{p.normals[i].y} * dy > tolerance) return false;
         }
     }
     return true;

@@ -9,9 +9,12 @@
 //
 // Run longer by hand (from build/fuzz/tests/fuzz, after ctest copied the seeds):
 //   ./rigid2d-fuzz-snapshot -max_total_time=600 corpus/snapshot
+// RIGID2D_FUZZ_VERBOSE=1 prints every call of the world-building mode and its outcome.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "core/byte_io.hpp"
@@ -99,6 +102,8 @@ void roundTrip(fuzz::FuzzInput& in) {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     setLogLevel(LogLevel::Off);
+    const char* verbose = std::getenv("RIGID2D_FUZZ_VERBOSE");
+    fuzz::setVerbose(verbose != nullptr && std::string(verbose) == "1");
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "rigid2d/geometry.hpp"
 #include "rigid2d/testing.hpp"
 #include "state/world_state.hpp"
 
@@ -420,5 +421,21 @@ TEST_CASE("issue 12.3: a body that goes non-finite in a step is restored, at res
         CHECK(w.stats().resetBodies == 0);
         CHECK(w.position(apart).y < 3.0f); // the rest of the world kept stepping
         CHECK(w.position(neighbour).y > 1.0f);
+    }
+}
+
+TEST_CASE("a cast whose end would overflow a float is refused (found by the fuzzer)") {
+    for (const BroadPhaseType type : kAllBroadPhaseTypes) {
+        CAPTURE(toString(type));
+        World w = floorWorld(type);
+        createCircle(w, {0.0f, 2.0f}, 0.5f);
+        expectRefused(w, "World::castRay", "translation", [&] {
+            (void)w.castRayClosest({3e38f, 3e38f}, {3e38f, -1.0f});
+        });
+        expectRefused(w, "World::castShape", "translation", [&] {
+            (void)w.castShapeClosest(makeShapeProxy(Circle{{0.0f, 0.0f}, 1.0f}), {3e38f, 0.0f},
+                                     0.0f, {3e38f, 0.0f});
+        });
+        CHECK(w.castRayClosest({0.0f, 10.0f}, {0.0f, -20.0f}).has_value());
     }
 }
