@@ -388,7 +388,7 @@ void readSlots(ByteReader& r, WorldState& s) {
             "hold a shape friction or restitution out of range");
         // Between steps every fat box holds its shape; the narrow phase relies on it (shapes
         // whose fat boxes parted are never collided).
-        bad(contains(shape.fatBox, boundsOf(detail::placeShape(shape, s.bodies[shape.body]))),
+        bad(contains(shape.fatBox, detail::shapeBounds(shape, s.bodies[shape.body])),
             "hold a fat box that does not contain its shape");
         bad(shape.fatBox.lower.x <= shape.fatBox.upper.x &&
                 shape.fatBox.lower.y <= shape.fatBox.upper.y,

@@ -277,3 +277,17 @@ TEST_CASE("snapshot: a polygon far from the origin restores (found by the fuzzer
     REQUIRE_NOTHROW(copy.restore(world.snapshot()));
     CHECK(copy.snapshot() == world.snapshot());
 }
+
+TEST_CASE("snapshot: shapes offset from a turned body's origin restore (found by the fuzzer)") {
+    // Restore checks each fat box against the shape's true bounds, turned with its body.
+    World world;
+    BodyDef def;
+    def.type = BodyType::Dynamic;
+    def.angle = 1.5707963f;
+    const BodyId body = world.createBody(def);
+    world.createCapsule(body, {}, Capsule{{5.0f, 0.0f}, {6.0f, 0.0f}, 0.2f});
+    world.createBox(body, {}, Box{{-4.0f, 0.0f}, {0.5f, 0.25f}});
+    World copy;
+    REQUIRE_NOTHROW(copy.restore(world.snapshot()));
+    CHECK(copy.snapshot() == world.snapshot());
+}
