@@ -1,6 +1,6 @@
 #pragma once
 // A shape placed in the world frame, as the narrow phase takes it: the world places its shapes
-// (world/shape.hpp) and hands these over, so the narrow phase needs nothing of the world.
+// (state/shape.hpp) and hands these over, so the narrow phase needs nothing of the world.
 
 #include "rigid2d/math.hpp"
 #include "rigid2d/types.hpp"
