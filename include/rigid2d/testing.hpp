@@ -31,6 +31,8 @@ float stepUntilAsleep(World& world, float maxSeconds, float dt = kDefaultTimeSte
 /// FNV-1a over the exact bits of every live body's position, angle and velocities, in slot order:
 /// equal hashes mean bit-identical states.
 [[nodiscard]] std::uint64_t stateHash(const World& world);
+/// Every live body's position, angle and velocities are finite.
+[[nodiscard]] bool allFinite(const World& world);
 /// Sum of m v over dynamic bodies, kg m/s.
 [[nodiscard]] Vec2 totalMomentum(const World& world);
 /// Sum of ½ m v² + ½ I ω² over dynamic bodies, joules.

@@ -1,6 +1,7 @@
 #include "rigid2d/testing.hpp"
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 namespace rigid2d::testing {
@@ -73,6 +74,15 @@ struct Fnv1a {
     }
 };
 } // namespace
+
+bool allFinite(const World& world) {
+    bool finite = true;
+    world.forEachBody([&](BodyId body) {
+        finite = finite && isFinite(world.position(body)) && std::isfinite(world.angle(body)) &&
+                 isFinite(world.linearVelocity(body)) && std::isfinite(world.angularVelocity(body));
+    });
+    return finite;
+}
 
 std::uint64_t stateHash(const World& world) {
     Fnv1a hash;

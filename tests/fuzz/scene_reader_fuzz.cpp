@@ -82,7 +82,7 @@ void buildAndStep(const scene_file::SceneDesc& scene) {
         } catch (const std::exception& e) {
             violation("World::step", std::string("threw with a valid dt: ") + e.what());
         }
-        if (!fuzz::allFinite(world)) violation("World::step", "left a body non-finite");
+        if (!testing::allFinite(world)) violation("World::step", "left a body non-finite");
     }
     // Capturing the running world exercises the density recovery of captureScene.
     (void)refusedOrDone("captureScene", [&] {

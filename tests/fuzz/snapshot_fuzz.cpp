@@ -45,7 +45,7 @@ void stepTogether(World& a, World& b, int steps) {
         b.step(1.0f / 60.0f);
         if (testing::stateHash(a) != testing::stateHash(b))
             fuzz::violation("restore", "a restored world stepped to other bits than its original");
-        if (!fuzz::allFinite(a)) fuzz::violation("restore", "a restored world went non-finite");
+        if (!testing::allFinite(a)) fuzz::violation("restore", "a restored world went non-finite");
     }
     if (a.snapshot() != b.snapshot())
         fuzz::violation("restore", "a restored world saved other bytes than its original");

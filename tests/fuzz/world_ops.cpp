@@ -121,17 +121,6 @@ Fingerprint::Fingerprint(const World& world)
     });
 }
 
-bool allFinite(const World& world) {
-    bool finite = true;
-    world.forEachBody([&](BodyId b) {
-        const Vec2 p = world.position(b), v = world.linearVelocity(b);
-        finite = finite && std::isfinite(p.x) && std::isfinite(p.y) &&
-                 std::isfinite(world.angle(b)) && std::isfinite(v.x) && std::isfinite(v.y) &&
-                 std::isfinite(world.angularVelocity(b));
-    });
-    return finite;
-}
-
 template <class Call>
 bool WorldOps::attempt(std::string_view op, Call&& call) {
     const Fingerprint before(m_world);
@@ -308,7 +297,8 @@ void WorldOps::step(FuzzInput& in) {
     } catch (...) {
         violation("World::step", "threw something with a valid dt");
     }
-    if (!allFinite(m_world)) violation("World::step", "left a body with a non-finite state");
+    if (!testing::allFinite(m_world))
+        violation("World::step", "left a body with a non-finite state");
     // The events must name shapes that existed during the step; reading them must be safe.
     const ContactEvents contacts = m_world.contactEvents();
     std::uint64_t events = contacts.begin.size() + contacts.end.size() + contacts.hit.size();

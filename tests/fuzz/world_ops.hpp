@@ -42,9 +42,6 @@ struct Fingerprint {
 /// a bigger grid finds nothing a small one does not.
 [[nodiscard]] BroadPhaseConfig smallGridConfig();
 
-/// Every live body's position, angle and velocities are finite.
-[[nodiscard]] bool allFinite(const World& world);
-
 class WorldOps {
 public:
     /// Bounds on what one input may build or run, so a run stays within libFuzzer's timeout: the

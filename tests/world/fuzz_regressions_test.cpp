@@ -11,21 +11,6 @@
 using namespace rigid2d;
 using namespace rigid2d::testing;
 
-namespace {
-
-bool allFinite(const World& world) {
-    bool finite = true;
-    world.forEachBody([&](BodyId b) {
-        finite =
-            finite && std::isfinite(world.position(b).x) && std::isfinite(world.position(b).y) &&
-            std::isfinite(world.angle(b)) && std::isfinite(world.linearVelocity(b).x) &&
-            std::isfinite(world.linearVelocity(b).y) && std::isfinite(world.angularVelocity(b));
-    });
-    return finite;
-}
-
-} // namespace
-
 // api_ops/crash-grid-touched-overflow: the grid counted a proxy spanning more than 2 x 2 cells
 // against room meant for the small proxies filed after it, which then wrote past the end of its
 // list of touched cells (heap-buffer-overflow in UniformGrid::countCells).

@@ -72,18 +72,6 @@ void expectRefused(World& world, const std::string& function, const std::string&
     CHECK(Fingerprint(world) == before);
 }
 
-/// Every live body has a finite state.
-bool allFinite(const World& world) {
-    bool finite = true;
-    world.forEachBody([&](BodyId b) {
-        finite =
-            finite && std::isfinite(world.position(b).x) && std::isfinite(world.position(b).y) &&
-            std::isfinite(world.angle(b)) && std::isfinite(world.linearVelocity(b).x) &&
-            std::isfinite(world.linearVelocity(b).y) && std::isfinite(world.angularVelocity(b));
-    });
-    return finite;
-}
-
 /// A user-written broad phase (brute force inside) that refuses on demand, to check that the world
 /// puts everything back when a broad-phase call throws half-way.
 class FailingBroadPhase final : public BroadPhase {

@@ -87,15 +87,6 @@ void resum(Bytes& bytes) {
         bytes[kSumAt + i] = static_cast<std::uint8_t>(sum >> (8 * i));
 }
 
-bool allFinite(const World& world) {
-    bool finite = true;
-    world.forEachBody([&](BodyId b) {
-        finite = finite && isFinite(world.position(b)) && std::isfinite(world.angle(b)) &&
-                 isFinite(world.linearVelocity(b)) && std::isfinite(world.angularVelocity(b));
-    });
-    return finite;
-}
-
 } // namespace
 
 TEST_CASE("snapshot: restoring into a new world steps on to the same bits, on every broad phase") {
