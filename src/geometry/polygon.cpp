@@ -98,6 +98,12 @@ Polygon makePolygon(std::span<const Vec2> points, float radius) {
         --size; // the last point of each chain starts the other
     }
 
+    // In exact arithmetic a hull has at most `count` vertices; float rounding of the turn test on
+    // nearly collinear points can make the chains revisit a point.
+    detail::require(size <= count, kMakePolygon, "points",
+                    "must be in general position: nearly collinear points make the hull ambiguous "
+                    "in floats");
+
     // A vertex that barely bends its neighbours' line makes a sliver edge whose normal is noise.
     bool removed = true;
     while (removed && size >= 3) {

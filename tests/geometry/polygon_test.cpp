@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "rigid2d/error.hpp"
@@ -87,4 +88,25 @@ TEST_CASE("makeBox turns and moves a box and keeps its normals unit") {
     CHECK(maxY - minY == doctest::Approx(4.0f));
     CHECK_THROWS_AS((void)makeBox({0, 1}), Error);
     CHECK_THROWS_AS((void)makeBox({1, 1}, {0, 0}, NAN), Error);
+}
+
+TEST_CASE("makePolygon: nearly collinear points never give more hull vertices than points (found "
+          "by the fuzzer)") {
+    // Float rounding of the turn test could make the monotone chains revisit a point, and the
+    // hull then overflowed the polygon's eight vertices.
+    std::mt19937 random(5);
+    std::uniform_real_distribution<float> along(-1.0f, 1.0f), jitter(-1e-6f, 1e-6f);
+    for (int i = 0; i < 3000; ++i) {
+        std::vector<Vec2> points;
+        const float offset = 1e3f * static_cast<float>(i % 7);
+        for (int k = 0; k < kMaxPolygonVertices; ++k) {
+            const float t = along(random);
+            points.push_back({offset + t, offset + 0.5f * t + jitter(random)});
+        }
+        try {
+            const Polygon polygon = makePolygon(points);
+            CHECK(polygon.count <= static_cast<int>(points.size()));
+        } catch (const Error&) {
+        }
+    }
 }
