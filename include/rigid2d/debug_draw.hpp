@@ -46,6 +46,8 @@ public:
     bool drawShapes = true;
     bool drawAABBs = false;
     bool drawContacts = false;
+    /// Joints as lines from each body's centre to its anchor (and between the anchors).
+    bool drawJoints = true;
     /// Draw the broad phase's own structure: grid/hash cells, sweep intervals, tree nodes.
     bool drawBroadPhase = false;
     /// Only what overlaps this region is drawn when `useCullRegion` is set (culling via queries).

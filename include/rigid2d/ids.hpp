@@ -1,5 +1,5 @@
 #pragma once
-/// Handles to bodies and shapes: an index into the world's arrays plus a generation.
+/// Handles to bodies, shapes and joints: an index into the world's arrays plus a generation.
 
 #include <compare>
 #include <cstdint>
@@ -25,11 +25,14 @@ struct Handle {
 
 struct BodyTag;
 struct ShapeTag;
+struct JointTag;
 
 /// Names a body of a `World`. Strong type: a `ShapeId` cannot be passed where a `BodyId` is meant.
 using BodyId = Handle<BodyTag>;
 /// Names a shape attached to a body.
 using ShapeId = Handle<ShapeTag>;
+/// Names a joint between bodies.
+using JointId = Handle<JointTag>;
 
 } // namespace rigid2d
 

@@ -20,6 +20,10 @@ enum class BodyType : std::uint8_t {
 inline constexpr float kMaxGravity = 1e6f;
 inline constexpr float kMaxGravityScale = 1e6f;
 
+/// Largest spring and push-out frequency a joint or the world accepts (Hz): beyond it the soft
+/// step's coefficients would overflow a float.
+inline constexpr float kMaxJointHertz = 1e6f;
+
 struct WorldDef {
     /// m/s². Earth-like, with y up. Components within ±kMaxGravity.
     Vec2 gravity{0.0f, -10.0f};
@@ -37,6 +41,11 @@ struct WorldDef {
     float contactHertz = 30.0f;
     /// Dimensionless damping ratio of the soft contact; heavily damped so stacks do not bounce.
     float contactDampingRatio = 10.0f;
+    /// Hz, in (0, kMaxJointHertz]. Stiffness of the push-out that holds rigid joints and joint
+    /// limits together: twice the contacts', since a joint should not stretch under load.
+    float jointHertz = 60.0f;
+    /// Dimensionless, >= 0. Damping of that push-out, so a chain pulled taut does not ring.
+    float jointDampingRatio = 2.0f;
     /// m/s. Cap on the speed at which overlap is pushed apart, so deep overlaps do not explode.
     float maxContactPushSpeed = 3.0f;
     /// Largest mass ratio two bodies have as one contact sees them (>= 1, or 0 for none): the

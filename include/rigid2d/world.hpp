@@ -14,6 +14,7 @@
 #include "rigid2d/events.hpp"
 #include "rigid2d/function_ref.hpp"
 #include "rigid2d/ids.hpp"
+#include "rigid2d/joints.hpp"
 #include "rigid2d/math.hpp"
 #include "rigid2d/types.hpp"
 
@@ -87,7 +88,8 @@ public:
 
     // --- bodies
     BodyId createBody(const BodyDef& def);
-    /// Destroys the body, its shapes and their contacts (end events are reported at the next step).
+    /// Destroys the body, its shapes, their contacts (end events are reported at the next step)
+    /// and its joints.
     void destroyBody(BodyId body);
     [[nodiscard]] bool isValid(BodyId body) const noexcept;
     [[nodiscard]] std::size_t bodyCount() const noexcept;
@@ -153,6 +155,71 @@ public:
     void setFilter(ShapeId shape, const Filter& filter);
     /// Calls visit for each shape of `body`.
     void forEachShape(BodyId body, FunctionRef<void(ShapeId)> visit) const;
+
+    // --- joints (joints.hpp). Each create refuses bad definitions naming the field: bodies that
+    // are stale, the same or both static; non-finite numbers; a lower limit above the upper; a
+    // zero axis. It wakes both bodies. Setters wake the bodies too; a setter for a setting the
+    // joint's kind does not have is refused.
+    JointId createRevoluteJoint(const RevoluteJointDef& def);
+    JointId createDistanceJoint(const DistanceJointDef& def);
+    JointId createPrismaticJoint(const PrismaticJointDef& def);
+    JointId createWeldJoint(const WeldJointDef& def);
+    JointId createWheelJoint(const WheelJointDef& def);
+    JointId createMouseJoint(const MouseJointDef& def);
+    void destroyJoint(JointId joint);
+    [[nodiscard]] bool isValid(JointId joint) const noexcept;
+    [[nodiscard]] std::size_t jointCount() const noexcept;
+    /// Calls visit for every live joint in creation-slot order.
+    void forEachJoint(FunctionRef<void(JointId)> visit) const;
+    /// Calls visit for each joint of `body`.
+    void forEachJoint(BodyId body, FunctionRef<void(JointId)> visit) const;
+    [[nodiscard]] JointType jointType(JointId joint) const;
+    [[nodiscard]] BodyId jointBodyA(JointId joint) const; ///< null for a mouse joint
+    [[nodiscard]] BodyId jointBodyB(JointId joint) const;
+    /// m, world frame, where the bodies are now (a mouse joint's A anchor is its target).
+    [[nodiscard]] Vec2 jointAnchorA(JointId joint) const;
+    [[nodiscard]] Vec2 jointAnchorB(JointId joint) const;
+    [[nodiscard]] bool jointCollideConnected(JointId joint) const;
+    [[nodiscard]] std::uint64_t userData(JointId joint) const;
+    void setUserData(JointId joint, std::uint64_t userData);
+    /// N, world frame: the force the joint applied to body B in the last step (a game breaks a
+    /// joint above a threshold). Zero before the first step and while the bodies sleep.
+    [[nodiscard]] Vec2 jointReactionForce(JointId joint) const;
+    /// N m: the torque the joint applied to body B in the last step.
+    [[nodiscard]] float jointReactionTorque(JointId joint) const;
+    /// Revolute, weld: B's angle relative to A minus the difference at creation, rad.
+    [[nodiscard]] float jointAngle(JointId joint) const;
+    /// Prismatic, wheel: B's anchor along the axis from its place at creation, m.
+    [[nodiscard]] float jointTranslation(JointId joint) const;
+
+    /// Revolute (rad), prismatic (m): the range; distance: min and max length (m).
+    void enableJointLimit(JointId joint, bool enable);
+    void setJointLimits(JointId joint, float lower, float upper);
+    [[nodiscard]] bool isJointLimitEnabled(JointId joint) const;
+    [[nodiscard]] float jointLowerLimit(JointId joint) const;
+    [[nodiscard]] float jointUpperLimit(JointId joint) const;
+    /// Revolute, wheel (rad/s, N m), prismatic (m/s, N).
+    void enableJointMotor(JointId joint, bool enable);
+    void setJointMotorSpeed(JointId joint, float speed);
+    void setJointMaxMotorForce(JointId joint, float maxForceOrTorque);
+    [[nodiscard]] bool isJointMotorEnabled(JointId joint) const;
+    [[nodiscard]] float jointMotorSpeed(JointId joint) const;
+    [[nodiscard]] float jointMaxMotorForce(JointId joint) const;
+    /// Revolute, distance, prismatic, wheel; weld: the linear spring (setWeldAngularSpring for
+    /// the rotation); mouse: the pull.
+    void enableJointSpring(JointId joint, bool enable);
+    void setJointSpring(JointId joint, float hertz, float dampingRatio);
+    void setWeldAngularSpring(JointId joint, float hertz, float dampingRatio);
+    [[nodiscard]] bool isJointSpringEnabled(JointId joint) const;
+    [[nodiscard]] float jointSpringHertz(JointId joint) const;
+    [[nodiscard]] float jointSpringDampingRatio(JointId joint) const;
+    /// Distance: the rest length, m.
+    void setJointLength(JointId joint, float length);
+    [[nodiscard]] float jointLength(JointId joint) const;
+    /// Mouse: where the grabbed point is pulled, and the largest force, N.
+    void setJointTarget(JointId joint, Vec2 target);
+    [[nodiscard]] Vec2 jointTarget(JointId joint) const;
+    void setJointMaxForce(JointId joint, float maxForce);
 
     // --- simulation
     /// Advances by `dt` seconds, in [kMinTimeStep, kMaxTimeStep]. Never throws for what bodies

@@ -183,6 +183,7 @@ struct SubstepSettings {
     float inverseH = 0.0f;
     Softness contact{};
     Softness stiff{}; ///< against an immovable body
+    JointStep joint{};
 };
 
 [[nodiscard]] SubstepSettings substepSettings(const SolverSettings& settings) {
@@ -192,24 +193,31 @@ struct SubstepSettings {
     s.inverseH = 1.0f / s.h;
     s.contact = makeSoftness(settings.contactHertz, settings.contactDampingRatio, s.h);
     s.stiff = makeSoftness(2.0f * settings.contactHertz, settings.contactDampingRatio, s.h);
+    s.joint = {s.h, s.inverseH,
+               makeSoftness(settings.jointHertz, settings.jointDampingRatio, s.h)};
     return s;
 }
 
 } // namespace
 
 void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
+                             std::span<JointConstraint> joints,
                              std::span<ContactConstraint> constraints,
                              const SolverSettings& settings) {
     const SubstepSettings s = substepSettings(settings);
     const float push = settings.maxContactPushSpeed;
     const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio};
+    for (JointConstraint& j : joints) prepareJoint(j, s.joint);
     for (ContactConstraint& c : constraints) prepareConstraint(context, c);
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed,
                             settings.maxAngularSpeed);
+        for (const JointConstraint& j : joints) warmStartJoint(bodies, j);
         for (const ContactConstraint& c : constraints) warmStart(bodies, c);
+        for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, true);
         for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, true);
         integratePositions(bodies, s.h);
+        for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, false);
         for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, false);
     }
     for (ContactConstraint& c : constraints)
@@ -217,8 +225,8 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
 }
 
 void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
-                   std::span<ContactConstraint> constraints, const SolverSettings& settings,
-                   ContactSolverScratch& scratch) {
+                   std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
+                   const SolverSettings& settings, ContactSolverScratch& scratch) {
     const SubstepSettings s = substepSettings(settings);
     const float push = settings.maxContactPushSpeed;
 
@@ -236,16 +244,20 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
     for (const std::uint32_t c : overflow) prepareConstraint(context, constraints[c]);
+    for (JointConstraint& j : joints) prepareJoint(j, s.joint);
 
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed,
                             settings.maxAngularSpeed);
+        for (const JointConstraint& j : joints) warmStartJoint(bodies, j);
         warmStartWide(bodies, wide);
         for (const std::uint32_t c : overflow) warmStart(bodies, constraints[c]);
+        for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, true);
         solveWide(bodies, wide, s.inverseH, push, true);
         for (const std::uint32_t c : overflow)
             solveContact(bodies, constraints[c], s.inverseH, push, true);
         integratePositions(bodies, s.h);
+        for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, false);
         solveWide(bodies, wide, s.inverseH, push, false);
         for (const std::uint32_t c : overflow)
             solveContact(bodies, constraints[c], s.inverseH, push, false);

@@ -24,6 +24,7 @@
 
 #include "solver/contact_colouring.hpp"
 #include "solver/contact_prepare.hpp"
+#include "solver/joint_solver.hpp"
 #include "solver/solver_types.hpp"
 #include "solver/wide_contacts.hpp"
 
@@ -42,15 +43,17 @@ struct ContactSolverScratch {
 /// Loads a constraint's points from a manifold (anchors, separation, warm-start impulses).
 void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);
 
-/// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot) and
-/// `constraints`, coloured and four at a time; impulses stay in the constraints.
+/// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
+/// `joints` one at a time in array order and `constraints`, coloured and four at a time;
+/// impulses stay in the joints and constraints.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
-                   std::span<ContactConstraint> constraints, const SolverSettings& settings,
-                   ContactSolverScratch& scratch);
+                   std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
+                   const SolverSettings& settings, ContactSolverScratch& scratch);
 
 /// The same step with every constraint solved one at a time in array order: the reference the
 /// coloured solve equals when `constraints` are given in its colour order (tests).
 void solveSoftStepSequential(std::span<SolverState> states, std::span<const SolverMotion> motions,
+                             std::span<JointConstraint> joints,
                              std::span<ContactConstraint> constraints,
                              const SolverSettings& settings);
 

@@ -73,6 +73,8 @@ struct SolverSettings {
     float maxLinearSpeed = 1e9f;  ///< maxTranslation / dt
     float maxAngularSpeed = 1e9f; ///< maxRotation / dt
     float maxMassRatio = 0.0f;    ///< see PrepareContext
+    float jointHertz = 60.0f;     ///< push-out of rigid joints and joint limits
+    float jointDampingRatio = 2.0f;
 };
 
 } // namespace rigid2d::detail

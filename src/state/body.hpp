@@ -48,6 +48,8 @@ struct Body {
     std::uint32_t shapeCount = 0;
     // Contacts of this body: an intrusive doubly linked list through Contact::edges.
     std::uint32_t firstContact = kNullIndex;
+    // Joints of this body: an intrusive doubly linked list through Joint::edges.
+    std::uint32_t firstJoint = kNullIndex;
     // Slot in WorldState::awakeBodies, kNullIndex when asleep or static.
     std::uint32_t awakeIndex = kNullIndex;
 };

@@ -181,9 +181,10 @@ bool WorldState::shouldCollide(std::uint32_t shapeA, std::uint32_t shapeB) const
     if (bodies[a.body].type != BodyType::Dynamic && bodies[b.body].type != BodyType::Dynamic)
         return false;
     if (a.filter.groupIndex == b.filter.groupIndex && a.filter.groupIndex != 0)
-        return a.filter.groupIndex > 0;
+        return a.filter.groupIndex > 0 && !jointForbidsCollision(a.body, b.body);
     return (a.filter.maskBits & b.filter.categoryBits) != 0 &&
-           (a.filter.categoryBits & b.filter.maskBits) != 0;
+           (a.filter.categoryBits & b.filter.maskBits) != 0 &&
+           !jointForbidsCollision(a.body, b.body);
 }
 
 void WorldState::createContact(std::uint32_t shapeA, std::uint32_t shapeB) {

@@ -16,6 +16,7 @@
 #include "solver/contact_solver.hpp"
 #include "state/body.hpp"
 #include "state/contact.hpp"
+#include "state/joint.hpp"
 #include "state/pair_map.hpp"
 #include "state/shape.hpp"
 
@@ -64,6 +65,9 @@ struct WorldState {
     std::vector<std::uint32_t> freeContacts;
     std::size_t contactCount = 0;
     PairMap pairs;
+    std::vector<Joint> joints;
+    std::vector<std::uint32_t> freeJoints;
+    std::size_t jointCount = 0;
 
     std::unique_ptr<BroadPhase> broadPhase;
     std::vector<std::uint32_t> proxyShape; ///< proxy id -> shape slot
@@ -80,6 +84,7 @@ struct WorldState {
     std::vector<SolverMotion> solverMotions;
     std::vector<ContactConstraint> constraints;     ///< storage, at least activeConstraints
     std::span<ContactConstraint> activeConstraints; ///< this step's, a prefix of constraints
+    std::vector<JointConstraint> jointConstraints;  ///< this step's joints with an awake body
     ContactSolverScratch solverScratch;
     std::vector<std::uint32_t> islandParent;
     std::vector<std::uint32_t> islandLinks;
@@ -113,6 +118,9 @@ struct WorldState {
     [[nodiscard]] ShapeId shapeId(std::uint32_t index) const noexcept {
         return {index, shapes[index].generation, serial};
     }
+    [[nodiscard]] JointId jointId(std::uint32_t index) const noexcept {
+        return {index, joints[index].generation, serial};
+    }
     [[nodiscard]] bool isLive(BodyId id) const noexcept {
         return id.world == serial && id.index < bodies.size() && bodies[id.index].live &&
                bodies[id.index].generation == id.generation;
@@ -121,9 +129,14 @@ struct WorldState {
         return id.world == serial && id.index < shapes.size() && shapes[id.index].live &&
                shapes[id.index].generation == id.generation;
     }
+    [[nodiscard]] bool isLive(JointId id) const noexcept {
+        return id.world == serial && id.index < joints.size() && joints[id.index].live &&
+               joints[id.index].generation == id.generation;
+    }
     /// The body of a live id, or a refusal naming `function`.
     Body& checkedBody(BodyId id, std::string_view function);
     Shape& checkedShape(ShapeId id, std::string_view function);
+    Joint& checkedJoint(JointId id, std::string_view function);
     void requireUnlocked(std::string_view function) const;
     [[nodiscard]] std::uint32_t nextGeneration(std::uint32_t previous) const noexcept;
 
@@ -165,9 +178,33 @@ struct WorldState {
         }
     }
 
+    // --- joint lists (joints.cpp)
+    /// Calls visit(joint, otherBody) for each joint of `body` in list order (otherBody is
+    /// kNullIndex for a mouse joint); visit may destroy the joint it is given.
+    template <class Visit>
+    void forEachJointOf(std::uint32_t body, Visit&& visit) {
+        for (std::uint32_t j = bodies[body].firstJoint; j != kNullIndex;) {
+            const Joint& joint = joints[j];
+            const int side = sideOf(joint, body);
+            const std::uint32_t next = joint.edges[side].next;
+            visit(j, joint.edges[1 - side].body);
+            j = next;
+        }
+    }
+    /// A new joint slot holding `joint`, linked into its bodies' lists; wakes them, and drops the
+    /// contacts between them unless the joint lets them collide. Returns the slot.
+    std::uint32_t createJoint(const Joint& joint);
+    /// Unlinks and frees a joint, waking its bodies; bodies that could not collide because of it
+    /// have their pairs searched again.
+    void destroyJointSlot(std::uint32_t jointIndex);
+    /// True when a joint between the two bodies keeps them from colliding.
+    [[nodiscard]] bool jointForbidsCollision(std::uint32_t bodyA,
+                                             std::uint32_t bodyB) const noexcept;
+
     // --- sleep
-    /// From `start` over touching, non-sensor contacts: each body taken off the stack is passed to
-    /// `reached`, and each neighbour for which `join` returns true is pushed (join marks it).
+    /// From `start` over touching, non-sensor contacts and joints: each body taken off the stack
+    /// is passed to `reached`, and each neighbour for which `join` returns true is pushed (join
+    /// marks it).
     template <class Join, class Reached>
     void floodTouching(std::uint32_t start, Join&& join, Reached&& reached) {
         wakeStack.clear();
@@ -180,11 +217,14 @@ struct WorldState {
                 if (contacts[c].touching && !contacts[c].sensor && join(other))
                     wakeStack.push_back(other);
             });
+            forEachJointOf(b, [&](std::uint32_t, std::uint32_t other) {
+                if (other != kNullIndex && join(other)) wakeStack.push_back(other);
+            });
         }
     }
-    /// Wakes the body and every body connected to it by touching contacts.
+    /// Wakes the body and every body connected to it by touching contacts and joints.
     void wake(std::uint32_t bodyIndex);
-    /// Puts the body and every body connected to it by touching contacts to sleep.
+    /// Puts the body and every body connected to it by touching contacts and joints to sleep.
     void sleepIsland(std::uint32_t bodyIndex);
     void addAwake(std::uint32_t bodyIndex);
     void removeAwake(std::uint32_t bodyIndex);

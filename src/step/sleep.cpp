@@ -31,6 +31,12 @@ void sleepAndFinish(WorldState& state, float dt) {
         state.islandLinks.push_back(constraint.bodyA - 1);
         state.islandLinks.push_back(constraint.bodyB - 1);
     }
+    // A joint holds its bodies in one island, touching or not: a chain sleeps and wakes as one.
+    for (const JointConstraint& joint : state.jointConstraints) {
+        if (state.slotDynamic[joint.bodyA] == 0 || state.slotDynamic[joint.bodyB] == 0) continue;
+        state.islandLinks.push_back(joint.bodyA - 1);
+        state.islandLinks.push_back(joint.bodyB - 1);
+    }
     state.stats.islands = findSleepingIslands(
         std::span<const float>(state.sleepTimes.data(), state.sleepTimes.size()), state.islandLinks,
         state.def.timeToSleep, state.islandParent, state.islandMinTime, state.islandSleeps);

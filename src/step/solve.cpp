@@ -15,6 +15,58 @@ namespace {
     const double a = double{gravityTerm} + double{inverseMass} * double{force};
     return static_cast<float>(std::clamp(a, -kBound, kBound));
 }
+// The joints with an awake body, in slot order, with their frames at the start of the step. A
+// body that is not awake sits in the static slot: it holds its end of the joint where it is.
+void gatherJoints(WorldState& state) {
+    state.jointConstraints.clear();
+    for (std::uint32_t j = 0; j < state.joints.size(); ++j) {
+        const Joint& joint = state.joints[j];
+        if (!joint.live) continue;
+        const std::uint32_t indexA = joint.edges[0].body, indexB = joint.edges[1].body;
+        const std::uint32_t slotA = indexA == kNullIndex ? 0 : state.bodySlots[indexA];
+        const std::uint32_t slotB = state.bodySlots[indexB];
+        if (slotA == 0 && slotB == 0) continue;
+        const Body& b = state.bodies[indexB];
+        JointConstraint& c = state.jointConstraints.emplace_back();
+        c.joint = j;
+        c.type = joint.type;
+        c.bodyA = slotA;
+        c.bodyB = slotB;
+        if (slotB != 0) {
+            c.mB = b.invMass;
+            c.iB = b.invInertia;
+        }
+        c.frameB = rotate(b.rot, joint.localAnchorB - b.localCenter);
+        if (indexA == kNullIndex) { // mouse joint: A is the target, fixed in the world
+            c.deltaCenter = b.center - joint.target;
+            c.deltaAngle = b.angle;
+        } else {
+            const Body& a = state.bodies[indexA];
+            if (slotA != 0) {
+                c.mA = a.invMass;
+                c.iA = a.invInertia;
+            }
+            c.frameA = rotate(a.rot, joint.localAnchorA - a.localCenter);
+            c.deltaCenter = b.center - a.center;
+            c.deltaAngle = b.angle - a.angle - joint.referenceAngle;
+            c.axis = rotate(a.rot, joint.localAxisA);
+        }
+        c.params = joint.params;
+        c.impulses = joint.impulses;
+    }
+}
+
+// Impulses back into the joints (the next step's warm start) and the reactions of this step.
+void storeJointImpulses(WorldState& state, float inverseH) {
+    for (const JointConstraint& c : state.jointConstraints) {
+        Joint& joint = state.joints[c.joint];
+        joint.impulses = c.impulses;
+        const JointReaction reaction = jointReaction(state.solverBodies, c, inverseH);
+        joint.reactionForce = reaction.force;
+        joint.reactionTorque = reaction.torque;
+    }
+}
+
 } // namespace
 
 void solve(WorldState& state, float dt) {
@@ -82,6 +134,7 @@ void solve(WorldState& state, float dt) {
         loadConstraintPoints(constraint, contact.manifold);
     }
     state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
+    gatherJoints(state);
     state.stats.gatherMs = millisecondsSince(t);
 
     t = StageClock::now();
@@ -95,8 +148,11 @@ void solve(WorldState& state, float dt) {
     settings.maxLinearSpeed = state.def.maxTranslation / dt;
     settings.maxAngularSpeed = state.def.maxRotation / dt;
     settings.maxMassRatio = state.def.maxContactMassRatio;
-    solveSoftStep(state.solverBodies, state.solverMotions, state.activeConstraints, settings,
-                  state.solverScratch);
+    settings.jointHertz = state.def.jointHertz;
+    settings.jointDampingRatio = state.def.jointDampingRatio;
+    solveSoftStep(state.solverBodies, state.solverMotions, state.jointConstraints,
+                  state.activeConstraints, settings, state.solverScratch);
+    storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.
     for (const ContactConstraint& constraint : state.activeConstraints) {

@@ -41,6 +41,11 @@ void detail::checkWorldDef(const WorldDef& def, std::string_view fn) {
     };
     positive(def.contactHertz, "def.contactHertz");
     nonNegative(def.contactDampingRatio, "def.contactDampingRatio");
+    require(isFinite(def.jointHertz) && def.jointHertz > 0.0f && def.jointHertz <= kMaxJointHertz,
+            fn, "def.jointHertz", "must be in (0, kMaxJointHertz = 1e6]", def.jointHertz);
+    require(isFinite(def.jointDampingRatio) && def.jointDampingRatio >= 0.0f &&
+                def.jointDampingRatio <= kMaxJointHertz,
+            fn, "def.jointDampingRatio", "must be in [0, 1e6]", def.jointDampingRatio);
     positive(def.maxContactPushSpeed, "def.maxContactPushSpeed");
     require(isFinite(def.maxContactMassRatio) &&
                 (def.maxContactMassRatio == 0.0f || def.maxContactMassRatio >= 1.0f),
@@ -134,6 +139,7 @@ void World::destroyBody(BodyId id) {
     auto& s = *m_state;
     s.requireUnlocked("World::destroyBody");
     Body& body = s.checkedBody(id, "World::destroyBody");
+    while (body.firstJoint != kNullIndex) s.destroyJointSlot(body.firstJoint);
     while (body.firstShape != kNullIndex) s.destroyShapeSlot(body.firstShape);
     if (body.awakeIndex != kNullIndex) s.removeAwake(id.index);
     const std::uint32_t generation = s.nextGeneration(body.generation);

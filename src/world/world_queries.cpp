@@ -250,6 +250,7 @@ constexpr Color kSensorColor{0.9f, 0.9f, 0.3f, 0.4f};
 constexpr Color kAABBColor{0.9f, 0.3f, 0.9f, 1.0f};
 constexpr Color kContactColor{1.0f, 0.2f, 0.2f, 1.0f};
 constexpr Color kNormalColor{0.3f, 0.9f, 0.3f, 1.0f};
+constexpr Color kJointColor{0.5f, 0.8f, 0.8f, 1.0f};
 
 Color fillOf(const detail::Body& body, const detail::Shape& shape) {
     if (shape.isSensor) return kSensorColor;
@@ -304,6 +305,25 @@ void World::debugDraw(DebugDraw& draw) const {
                 draw.drawPoint(p, 4.0f, kContactColor);
                 draw.drawSegment(p, p + 0.3f * contact.manifold.normal, kNormalColor);
             }
+        }
+    }
+    if (draw.drawJoints) {
+        for (const detail::Joint& joint : s.joints) {
+            if (!joint.live) continue;
+            const detail::Body& b = s.bodies[joint.edges[1].body];
+            const Vec2 anchorB = b.position + rotate(b.rot, joint.localAnchorB);
+            Vec2 anchorA = joint.target, centerA = joint.target;
+            if (joint.edges[0].body != detail::kNullIndex) {
+                const detail::Body& a = s.bodies[joint.edges[0].body];
+                anchorA = a.position + rotate(a.rot, joint.localAnchorA);
+                centerA = a.center;
+            }
+            if (draw.useCullRegion &&
+                !overlaps(draw.cullRegion, combine(AABB{anchorA, anchorA}, AABB{anchorB, anchorB})))
+                continue;
+            draw.drawSegment(centerA, anchorA, kJointColor);
+            draw.drawSegment(anchorA, anchorB, kJointColor);
+            draw.drawSegment(anchorB, b.center, kJointColor);
         }
     }
     if (draw.drawBroadPhase) s.broadPhase->debugDraw(draw);

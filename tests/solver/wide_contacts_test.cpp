@@ -90,7 +90,7 @@ TEST_CASE("the wide coloured solve equals the sequential solve in colour order")
         CAPTURE(seed);
         Problem wide = makeProblem(seed, 200, 500);
         ContactSolverScratch scratch;
-        solveSoftStep(wide.states, wide.motions, wide.constraints, settings(), scratch);
+        solveSoftStep(wide.states, wide.motions, {}, wide.constraints, settings(), scratch);
         const std::vector<std::uint32_t>& order = scratch.colouring.order;
         REQUIRE(!scratch.colouring.overflow().empty());
         REQUIRE(scratch.wide.size() > 10);
@@ -98,7 +98,7 @@ TEST_CASE("the wide coloured solve equals the sequential solve in colour order")
         Problem sequential = makeProblem(seed, 200, 500);
         std::vector<ContactConstraint> permuted;
         for (const std::uint32_t i : order) permuted.push_back(sequential.constraints[i]);
-        solveSoftStepSequential(sequential.states, sequential.motions, permuted, settings());
+        solveSoftStepSequential(sequential.states, sequential.motions, {}, permuted, settings());
 
         for (std::size_t i = 0; i < wide.states.size(); ++i) {
             const SolverState& a = wide.states[i];
@@ -154,7 +154,7 @@ TEST_CASE("a wide solve brings a resting box to rest: its weight on its two cont
         p.states[1].dp = {};
         p.states[1].dq = {};
         p.states[1].dAngle = 0.0f;
-        solveSoftStep(p.states, p.motions, p.constraints, s, scratch);
+        solveSoftStep(p.states, p.motions, {}, p.constraints, s, scratch);
     }
     const float h = s.dt / static_cast<float>(s.substeps);
     CHECK(std::fabs(p.states[1].v.y) < 1e-3f);
