@@ -201,6 +201,32 @@ struct SubstepSettings {
     return s;
 }
 
+// Colours the plain point joints (scratch.movable must be filled) and packs them into wide
+// blocks; lists the joints left for the scalar solve in scratch.scalarJoints.
+std::span<WideJoint> colourJoints(std::span<const JointConstraint> joints,
+                                  ContactSolverScratch& scratch) {
+    scratch.jointCandidates.clear();
+    scratch.jointBodies.clear();
+    for (std::uint32_t i = 0; i < joints.size(); ++i) {
+        if (!isWidePointJoint(joints[i])) continue;
+        scratch.jointCandidates.push_back(i);
+        scratch.jointBodies.push_back({joints[i].bodyA, joints[i].bodyB});
+    }
+    colourConstraints(scratch.jointBodies, scratch.movable, scratch.bodyColours,
+                      scratch.jointColouring);
+    packWideJoints(joints, scratch.jointCandidates, scratch.jointColouring, scratch.wideJoints);
+    scratch.scalarJoints.clear();
+    std::size_t next = 0; // the next candidate, in array order as the joints
+    for (std::uint32_t i = 0; i < joints.size(); ++i) {
+        const bool candidate =
+            next < scratch.jointCandidates.size() && scratch.jointCandidates[next] == i;
+        const bool wide = candidate && scratch.jointColouring.colourOf[next] != kContactColourCount;
+        if (candidate) ++next;
+        if (!wide) scratch.scalarJoints.push_back(i);
+    }
+    return scratch.wideJoints;
+}
+
 } // namespace
 
 void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
@@ -247,25 +273,32 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
     for (const std::uint32_t c : overflow) prepareConstraint(context, constraints[c]);
-    for (JointConstraint& j : joints) prepareJoint(j, s.joint);
+    const std::span<WideJoint> wideJoints = colourJoints(joints, scratch);
+    for (const std::uint32_t j : scratch.scalarJoints) prepareJoint(joints[j], s.joint);
 
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed,
                             settings.maxAngularSpeed);
-        for (const JointConstraint& j : joints) warmStartJoint(bodies, j);
+        warmStartWideJoints(bodies, wideJoints);
+        for (const std::uint32_t j : scratch.scalarJoints) warmStartJoint(bodies, joints[j]);
         warmStartWide(bodies, wide);
         for (const std::uint32_t c : overflow) warmStart(bodies, constraints[c]);
-        for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, true);
+        solveWideJoints(bodies, wideJoints, s.joint.joint, true);
+        for (const std::uint32_t j : scratch.scalarJoints)
+            solveJoint(bodies, joints[j], s.joint, true);
         solveWide(bodies, wide, s.inverseH, push, true);
         for (const std::uint32_t c : overflow)
             solveContact(bodies, constraints[c], s.inverseH, push, true);
         integratePositions(bodies, s.h);
-        for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, false);
+        solveWideJoints(bodies, wideJoints, s.joint.joint, false);
+        for (const std::uint32_t j : scratch.scalarJoints)
+            solveJoint(bodies, joints[j], s.joint, false);
         solveWide(bodies, wide, s.inverseH, push, false);
         for (const std::uint32_t c : overflow)
             solveContact(bodies, constraints[c], s.inverseH, push, false);
     }
     storeWideImpulses(wide, constraints);
+    storeWideJointImpulses(wideJoints, joints);
     if (!bouncy) return; // the usual case: skip a pass over the constraints in colour order
     for (const std::uint32_t c : scratch.colouring.order)
         applyRestitution(bodies, constraints[c], settings.restitutionThreshold);

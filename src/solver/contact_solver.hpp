@@ -27,6 +27,7 @@
 #include "solver/joint_solver.hpp"
 #include "solver/solver_types.hpp"
 #include "solver/wide_contacts.hpp"
+#include "solver/wide_joints.hpp"
 
 namespace rigid2d::detail {
 
@@ -38,20 +39,30 @@ struct ContactSolverScratch {
     std::vector<std::uint32_t> bodyColours;
     ContactColouring colouring;
     std::vector<WideContact> wide;
+    // The joints: the plain point joints (candidates) coloured and solved four at a time, the
+    // rest (other kinds, the point joints the colouring could not place) one at a time after
+    // them, in array order.
+    std::vector<std::uint32_t> jointCandidates;
+    std::vector<ConstraintBodies> jointBodies;
+    ContactColouring jointColouring;
+    std::vector<WideJoint> wideJoints;
+    std::vector<std::uint32_t> scalarJoints;
 };
 
 /// Loads a constraint's points from a manifold (anchors, separation, warm-start impulses).
 void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);
 
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
-/// `joints` one at a time in array order and `constraints`, coloured and four at a time;
-/// impulses stay in the joints and constraints.
+/// `joints` (the plain point joints coloured and four at a time, then the rest one at a time in
+/// array order) and `constraints`, coloured and four at a time; impulses stay in the joints and
+/// constraints.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
                    const SolverSettings& settings, ContactSolverScratch& scratch);
 
-/// The same step with every constraint solved one at a time in array order: the reference the
-/// coloured solve equals when `constraints` are given in its colour order (tests).
+/// The same step with every joint and constraint solved one at a time in array order: the
+/// reference the coloured solve equals when `joints` and `constraints` are given in its solve
+/// order (tests).
 void solveSoftStepSequential(std::span<SolverState> states, std::span<const SolverMotion> motions,
                              std::span<JointConstraint> joints,
                              std::span<ContactConstraint> constraints,

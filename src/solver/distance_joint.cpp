@@ -30,7 +30,7 @@ void prepareDistance(JointConstraint& c, const JointStep& step) {
     const Axis axis = axisOf(c.deltaCenter + c.frameB - c.frameA);
     const float crA = cross(c.frameA, axis.u), crB = cross(c.frameB, axis.u);
     c.axialMass = inverseOrZero(c.mA + c.mB + c.iA * crA * crA + c.iB * crB * crB);
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     c.spring = springSoftness(p, step.h);
 }
 
@@ -42,7 +42,7 @@ void warmStartDistance(JointVelocity& v, const JointConstraint& c, const JointPo
 
 void solveDistance(JointVelocity& v, JointConstraint& c, const JointPose& pose,
                    const JointStep& step, bool useBias) {
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     JointImpulses& j = c.impulses;
     const Axis axis = axisOf(pose.d);
     const float mass = c.axialMass;

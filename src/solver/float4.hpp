@@ -46,6 +46,10 @@ inline void storeUnaligned4(float* p, Float4 a) noexcept { _mm_storeu_ps(p, a.v)
 [[nodiscard]] inline Float4 operator*(Float4 a, Float4 b) noexcept {
     return {_mm_mul_ps(a.v, b.v)};
 }
+/// a / b, one IEEE division per lane.
+[[nodiscard]] inline Float4 operator/(Float4 a, Float4 b) noexcept {
+    return {_mm_div_ps(a.v, b.v)};
+}
 /// -a: flips the sign bit, exactly like scalar negation.
 [[nodiscard]] inline Float4 operator-(Float4 a) noexcept {
     return {_mm_xor_ps(a.v, _mm_set1_ps(-0.0f))};
@@ -57,6 +61,10 @@ inline void storeUnaligned4(float* p, Float4 a) noexcept { _mm_storeu_ps(p, a.v)
 /// Lane mask of a > b.
 [[nodiscard]] inline Float4 greater4(Float4 a, Float4 b) noexcept {
     return {_mm_cmpgt_ps(a.v, b.v)};
+}
+/// Lane mask of a != b (true where either is NaN).
+[[nodiscard]] inline Float4 notEqual4(Float4 a, Float4 b) noexcept {
+    return {_mm_cmpneq_ps(a.v, b.v)};
 }
 /// mask ? a : b per lane; mask lanes are all ones or all zeros.
 [[nodiscard]] inline Float4 select4(Float4 mask, Float4 a, Float4 b) noexcept {
@@ -96,6 +104,9 @@ inline void storeUnaligned4(float* p, Float4 a) noexcept { store4(p, a); }
 [[nodiscard]] inline Float4 operator*(Float4 a, Float4 b) noexcept {
     return float4_detail::map(a, b, [](float x, float y) { return x * y; });
 }
+[[nodiscard]] inline Float4 operator/(Float4 a, Float4 b) noexcept {
+    return float4_detail::map(a, b, [](float x, float y) { return x / y; });
+}
 [[nodiscard]] inline Float4 operator-(Float4 a) noexcept {
     return {{-a.v[0], -a.v[1], -a.v[2], -a.v[3]}};
 }
@@ -105,13 +116,22 @@ inline void storeUnaligned4(float* p, Float4 a) noexcept { store4(p, a); }
 [[nodiscard]] inline Float4 min4(Float4 a, Float4 b) noexcept {
     return float4_detail::map(a, b, [](float x, float y) { return y < x ? y : x; });
 }
-[[nodiscard]] inline Float4 greater4(Float4 a, Float4 b) noexcept {
+namespace float4_detail {
+template <class F>
+[[nodiscard]] inline Float4 mask(Float4 a, Float4 b, F f) noexcept {
     Float4 r;
     for (int i = 0; i < 4; ++i) {
-        const std::uint32_t bits = a.v[i] > b.v[i] ? ~0u : 0u;
+        const std::uint32_t bits = f(a.v[i], b.v[i]) ? ~0u : 0u;
         std::memcpy(&r.v[i], &bits, sizeof bits);
     }
     return r;
+}
+} // namespace float4_detail
+[[nodiscard]] inline Float4 greater4(Float4 a, Float4 b) noexcept {
+    return float4_detail::mask(a, b, [](float x, float y) { return x > y; });
+}
+[[nodiscard]] inline Float4 notEqual4(Float4 a, Float4 b) noexcept {
+    return float4_detail::mask(a, b, [](float x, float y) { return x != y; });
 }
 [[nodiscard]] inline Float4 select4(Float4 mask, Float4 a, Float4 b) noexcept {
     Float4 r;

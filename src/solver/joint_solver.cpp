@@ -46,7 +46,10 @@ void solveJoint(std::span<SolverState> bodies, JointConstraint& c, const JointSt
 
 JointReaction jointReaction(std::span<const SolverState> bodies, const JointConstraint& c,
                             float inverseH) noexcept {
-    const JointPose pose = JointPose::of(bodies, c);
+    // Only the reactions along a turning axis need the pose (most joints are revolute).
+    const bool alongAxis = c.type == JointType::Distance || c.type == JointType::Prismatic ||
+                           c.type == JointType::Wheel;
+    const JointPose pose = alongAxis ? JointPose::of(bodies, c) : JointPose{};
     JointReactionImpulse impulse;
     switch (c.type) {
     case JointType::Revolute: impulse = reactionRevolute(c, pose); break;

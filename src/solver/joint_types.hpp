@@ -26,6 +26,9 @@ struct JointParams {
     float maxForce = 0.0f; ///< mouse, N
 };
 
+/// What a joint constraint reads before the gather points it at its joint's settings.
+inline constexpr JointParams kDefaultJointParams{};
+
 /// Accumulated impulses of one joint (per substep, as the soft step applies them): the warm start
 /// of the next step and the reaction the game reads.
 struct JointImpulses {
@@ -53,7 +56,9 @@ struct JointConstraint {
     Vec2 deltaCenter{};      ///< centre of B minus centre of A (mouse: minus the target)
     float deltaAngle = 0.0f; ///< angle of B minus angle of A minus the reference, in [-pi, pi]
     Vec2 axis{};             ///< prismatic, wheel: unit axis fixed in A, world frame
-    JointParams params;
+    /// The world's settings of the joint, read in place: they are cold (a few flags and limits
+    /// read once per row) and copying them every step would cost more than reading them.
+    const JointParams* params = &kDefaultJointParams;
     JointImpulses impulses;
     // Set by prepareJoint.
     float axialMass = 0.0f; ///< along the axis (distance, prismatic, wheel) or of the rotation

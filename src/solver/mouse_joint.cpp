@@ -8,7 +8,7 @@
 namespace rigid2d::detail {
 
 void prepareMouse(JointConstraint& c, const JointStep& step) {
-    c.spring = makeSoftness(c.params.hertz, c.params.dampingRatio, step.h);
+    c.spring = makeSoftness(c.params->hertz, c.params->dampingRatio, step.h);
 }
 
 void warmStartMouse(JointVelocity& v, const JointConstraint& c, const JointPose& pose) {
@@ -20,7 +20,7 @@ void solveMouse(JointVelocity& v, JointConstraint& c, const JointPose& pose, con
     Vec2& accumulated = c.impulses.linear;
     const Vec2 old = accumulated;
     (void)pointImpulse(v, pose, step, false, &c.spring, accumulated);
-    const float maxImpulse = step.h * c.params.maxForce;
+    const float maxImpulse = step.h * c.params->maxForce;
     const float lengthSq = dot(accumulated, accumulated);
     if (lengthSq > maxImpulse * maxImpulse) accumulated *= maxImpulse / std::sqrt(lengthSq);
     v.apply(accumulated - old, pose.rA, pose.rB);

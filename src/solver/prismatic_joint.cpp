@@ -6,7 +6,7 @@ namespace rigid2d::detail {
 
 void preparePrismatic(JointConstraint& c, const JointStep& step) {
     c.axialMass = slideMass(c);
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     c.spring = springSoftness(p, step.h);
 }
 
@@ -21,7 +21,7 @@ void warmStartPrismatic(JointVelocity& v, const JointConstraint& c, const JointP
 
 void solvePrismatic(JointVelocity& v, JointConstraint& c, const JointPose& pose,
                     const JointStep& step, bool useBias) {
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     JointImpulses& j = c.impulses;
     const Slide s = Slide::of(pose);
     const float mass = c.axialMass;

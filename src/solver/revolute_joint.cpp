@@ -6,7 +6,7 @@ namespace rigid2d::detail {
 
 void prepareRevolute(JointConstraint& c, const JointStep& step) {
     c.axialMass = inverseOrZero(c.iA + c.iB);
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     c.spring = springSoftness(p, step.h);
 }
 
@@ -18,7 +18,7 @@ void warmStartRevolute(JointVelocity& v, const JointConstraint& c, const JointPo
 
 void solveRevolute(JointVelocity& v, JointConstraint& c, const JointPose& pose,
                    const JointStep& step, bool useBias) {
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     JointImpulses& j = c.impulses;
     const float mass = c.axialMass;
     if (p.enableSpring && p.hertz > 0.0f)

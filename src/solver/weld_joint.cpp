@@ -5,7 +5,7 @@
 namespace rigid2d::detail {
 
 void prepareWeld(JointConstraint& c, const JointStep& step) {
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     c.axialMass = inverseOrZero(c.iA + c.iB);
     c.spring = p.hertz > 0.0f ? makeSoftness(p.hertz, p.dampingRatio, step.h) : Softness{};
     c.angularSpring = p.angularHertz > 0.0f
@@ -67,7 +67,7 @@ void solveRigidWeld(JointVelocity& v, JointConstraint& c, const JointPose& pose,
 
 void solveWeld(JointVelocity& v, JointConstraint& c, const JointPose& pose, const JointStep& step,
                bool useBias) {
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     JointImpulses& j = c.impulses;
     // Both bodies without rotational inertia leave K singular: the rows below handle that.
     if (p.hertz == 0.0f && p.angularHertz == 0.0f && c.iA + c.iB > 0.0f) {

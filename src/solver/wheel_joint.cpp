@@ -6,7 +6,7 @@ namespace rigid2d::detail {
 
 void prepareWheel(JointConstraint& c, const JointStep& step) {
     c.axialMass = slideMass(c);
-    c.spring = springSoftness(c.params, step.h);
+    c.spring = springSoftness(*c.params, step.h);
 }
 
 void warmStartWheel(JointVelocity& v, const JointConstraint& c, const JointPose& pose) {
@@ -19,7 +19,7 @@ void warmStartWheel(JointVelocity& v, const JointConstraint& c, const JointPose&
 
 void solveWheel(JointVelocity& v, JointConstraint& c, const JointPose& pose, const JointStep& step,
                 bool useBias) {
-    const JointParams& p = c.params;
+    const JointParams& p = *c.params;
     JointImpulses& j = c.impulses;
     const Slide s = Slide::of(pose);
     if (p.enableMotor) {

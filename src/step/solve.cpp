@@ -51,7 +51,7 @@ void gatherJoints(WorldState& state) {
             c.deltaAngle = b.angle - a.angle - joint.referenceAngle;
             c.axis = rotate(a.rot, joint.localAxisA);
         }
-        c.params = joint.params;
+        c.params = &joint.params;
         c.impulses = joint.impulses;
     }
 }
