@@ -24,8 +24,9 @@ struct Problem {
 
 // Chains of bodies (neighbours share a body, as in a rope or a grid), some hung on the static
 // slot, joined at random anchors that start apart (the bias has work to do), warm-started; a hub
-// body with 30 joints forces some into the overflow list; every fifth joint is another kind (a
-// limited revolute, a distance joint), solved one at a time among the wide ones.
+// body with 50 joints (30 of them plain, more than the 20 colours) forces some into the overflow
+// list; two joints in five are other kinds (a limited revolute, a distance joint), solved one at a
+// time after the wide ones.
 Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -78,7 +79,7 @@ Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount) {
         if (i % 10 != 0) addJoint(i, i + 1);          // the chain
         if (i + 10 <= bodyCount) addJoint(i, i + 10); // chains side by side: a grid
     }
-    for (std::uint32_t b = 2; b < 33 && b <= bodyCount; ++b) addJoint(1, b);
+    for (std::uint32_t b = 2; b < 53 && b <= bodyCount; ++b) addJoint(1, b);
     return p;
 }
 
