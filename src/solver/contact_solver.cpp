@@ -201,20 +201,21 @@ struct SubstepSettings {
     return s;
 }
 
-// Colours the plain point joints (scratch.movable must be filled) and packs them into wide
-// blocks; lists the joints left for the scalar solve in scratch.scalarJoints.
-std::span<WideJoint> colourJoints(std::span<const JointConstraint> joints,
-                                  ContactSolverScratch& scratch) {
+// Colours the revolute joints (scratch.movable must be filled) and packs them into wide blocks;
+// lists the joints left for the scalar solve in scratch.scalarJoints.
+void colourJoints(std::span<const JointConstraint> joints, const JointStep& step,
+                  ContactSolverScratch& scratch) {
     scratch.jointCandidates.clear();
     scratch.jointBodies.clear();
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
-        if (!isWidePointJoint(joints[i])) continue;
+        if (wideJointKind(joints[i]) == WideJointKind::None) continue;
         scratch.jointCandidates.push_back(i);
         scratch.jointBodies.push_back({joints[i].bodyA, joints[i].bodyB});
     }
     colourConstraints(scratch.jointBodies, scratch.movable, scratch.bodyColours,
                       scratch.jointColouring);
-    packWideJoints(joints, scratch.jointCandidates, scratch.jointColouring, scratch.wideJoints);
+    packWideJoints(joints, scratch.jointCandidates, scratch.jointColouring, step,
+                   scratch.wideJoints, scratch.wideRevolutes);
     scratch.scalarJoints.clear();
     std::size_t next = 0; // the next candidate, in array order as the joints
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
@@ -224,7 +225,6 @@ std::span<WideJoint> colourJoints(std::span<const JointConstraint> joints,
         if (candidate) ++next;
         if (!wide) scratch.scalarJoints.push_back(i);
     }
-    return scratch.wideJoints;
 }
 
 } // namespace
@@ -273,24 +273,29 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
     for (const std::uint32_t c : overflow) prepareConstraint(context, constraints[c]);
-    const std::span<WideJoint> wideJoints = colourJoints(joints, scratch);
+    colourJoints(joints, s.joint, scratch);
+    const std::span<WideJoint> wideJoints(scratch.wideJoints);
+    const std::span<WideRevolute> wideRevolutes(scratch.wideRevolutes);
     for (const std::uint32_t j : scratch.scalarJoints) prepareJoint(joints[j], s.joint);
 
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed,
                             settings.maxAngularSpeed);
         warmStartWideJoints(bodies, wideJoints);
+        warmStartWideRevolutes(bodies, wideRevolutes);
         for (const std::uint32_t j : scratch.scalarJoints) warmStartJoint(bodies, joints[j]);
         warmStartWide(bodies, wide);
         for (const std::uint32_t c : overflow) warmStart(bodies, constraints[c]);
-        solveWideJoints(bodies, wideJoints, s.joint.joint, true);
+        solveWideJoints(bodies, wideJoints, s.joint, true);
+        solveWideRevolutes(bodies, wideRevolutes, s.joint, true);
         for (const std::uint32_t j : scratch.scalarJoints)
             solveJoint(bodies, joints[j], s.joint, true);
         solveWide(bodies, wide, s.inverseH, push, true);
         for (const std::uint32_t c : overflow)
             solveContact(bodies, constraints[c], s.inverseH, push, true);
         integratePositions(bodies, s.h);
-        solveWideJoints(bodies, wideJoints, s.joint.joint, false);
+        solveWideJoints(bodies, wideJoints, s.joint, false);
+        solveWideRevolutes(bodies, wideRevolutes, s.joint, false);
         for (const std::uint32_t j : scratch.scalarJoints)
             solveJoint(bodies, joints[j], s.joint, false);
         solveWide(bodies, wide, s.inverseH, push, false);
@@ -298,7 +303,7 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
             solveContact(bodies, constraints[c], s.inverseH, push, false);
     }
     storeWideImpulses(wide, constraints);
-    storeWideJointImpulses(wideJoints, joints);
+    storeWideJointImpulses(wideJoints, wideRevolutes, joints);
     if (!bouncy) return; // the usual case: skip a pass over the constraints in colour order
     for (const std::uint32_t c : scratch.colouring.order)
         applyRestitution(bodies, constraints[c], settings.restitutionThreshold);

@@ -39,13 +39,14 @@ struct ContactSolverScratch {
     std::vector<std::uint32_t> bodyColours;
     ContactColouring colouring;
     std::vector<WideContact> wide;
-    // The joints: the plain point joints (candidates) coloured and solved four at a time, the
-    // rest (other kinds, the point joints the colouring could not place) one at a time after
-    // them, in array order.
+    // The joints: the revolute joints (candidates) coloured and solved four at a time, the plain
+    // ones first, the rest (other kinds, the joints the colouring could not place) one at a time
+    // after them, in array order.
     std::vector<std::uint32_t> jointCandidates;
     std::vector<ConstraintBodies> jointBodies;
     ContactColouring jointColouring;
     std::vector<WideJoint> wideJoints;
+    std::vector<WideRevolute> wideRevolutes;
     std::vector<std::uint32_t> scalarJoints;
 };
 
@@ -53,7 +54,7 @@ struct ContactSolverScratch {
 void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);
 
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
-/// `joints` (the plain point joints coloured and four at a time, then the rest one at a time in
+/// `joints` (the revolute joints coloured and four at a time, then the rest one at a time in
 /// array order) and `constraints`, coloured and four at a time; impulses stay in the joints and
 /// constraints.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,

@@ -1,5 +1,6 @@
 #include "solver/wide_joints.hpp"
 
+#include "solver/joint_math.hpp"
 #include "solver/wide_bodies.hpp"
 
 namespace rigid2d::detail {
@@ -39,35 +40,120 @@ struct Arms {
     }
 };
 
+// Lane `lane` of `w` from the revolute joint `c` (nullptr: an unused lane). A row the joint does
+// not have gets zeros, so that its arithmetic, done and then discarded, stays finite.
+void setRevoluteLane(WideRevolute& w, std::size_t lane, std::uint32_t index,
+                     const JointConstraint* c, const JointStep& step) {
+    setLane(w.point, lane, index, c);
+    const JointParams& p = c != nullptr ? *c->params : kDefaultJointParams;
+    const JointImpulses j = c != nullptr ? c->impulses : JointImpulses{};
+    const bool spring = p.enableSpring && p.hertz > 0.0f;
+    const Softness soft = spring ? springSoftness(p, step.h) : Softness{};
+    w.deltaAngle[lane] = c != nullptr ? c->deltaAngle : 0.0f;
+    w.axialMass[lane] = c != nullptr ? inverseOrZero(c->iA + c->iB) : 0.0f; // prepareRevolute
+    w.springOn[lane] = spring ? 1.0f : 0.0f;
+    w.springBiasRate[lane] = soft.biasRate;
+    w.springMassScale[lane] = soft.massScale;
+    w.springImpulseScale[lane] = soft.impulseScale;
+    w.motorOn[lane] = p.enableMotor ? 1.0f : 0.0f;
+    w.motorSpeed[lane] = p.enableMotor ? p.motorSpeed : 0.0f;
+    w.maxMotorImpulse[lane] = p.enableMotor ? step.h * p.maxMotorForce : 0.0f;
+    w.limitOn[lane] = p.enableLimit ? 1.0f : 0.0f;
+    w.lower[lane] = p.enableLimit ? p.lower : 0.0f;
+    w.upper[lane] = p.enableLimit ? p.upper : 0.0f;
+    w.springImpulse[lane] = j.spring;
+    w.motorImpulse[lane] = j.motor;
+    w.lowerImpulse[lane] = j.lower;
+    w.upperImpulse[lane] = j.upper;
+}
+
+/// The joint softness as the point constraint uses it in a pass with or without bias.
+struct PointSoftness {
+    Float4 biasRate, massScale, impulseScale;
+
+    [[nodiscard]] static PointSoftness of(const JointStep& step, bool useBias) {
+        return {splat4(step.joint.biasRate), splat4(useBias ? step.joint.massScale : 1.0f),
+                splat4(useBias ? step.joint.impulseScale : 0.0f)};
+    }
+};
+
+// Angular impulse L: -L on A, +L on B (JointVelocity::applyAngular).
+RIGID2D_ALWAYS_INLINE void applyAngular(Velocities& v, const Masses& m, Float4 L) {
+    v.wA = v.wA - m.iA * L;
+    v.wB = v.wB + m.iB * L;
+}
+
+// pointImpulse (joint_math.hpp) lane by lane, in its order of operations, applied to `v`.
+RIGID2D_ALWAYS_INLINE void solvePoint(WideJoint& c, const WideBodies& a, const WideBodies& b,
+                                      const PointSoftness& soft, bool useBias, Velocities& v) {
+    const Float4 zero = splat4(0.0f), one = splat4(1.0f);
+    const Float4 mA = load4(c.mA), iA = load4(c.iA), mB = load4(c.mB), iB = load4(c.iB);
+    const Arms r = Arms::of(c, a, b);
+    Float4 dvx, dvy;
+    relativeVelocity(v, r.rAx, r.rAy, r.rBx, r.rBy, dvx, dvy);
+    Float4 biasX = zero, biasY = zero;
+    if (useBias) {
+        // The anchors' separation now: d = (dpB - dpA) + deltaCenter + (rB - rA).
+        const Float4 dx = ((b.dpx - a.dpx) + load4(c.deltaCenterX)) + (r.rBx - r.rAx);
+        const Float4 dy = ((b.dpy - a.dpy) + load4(c.deltaCenterY)) + (r.rBy - r.rAy);
+        biasX = soft.biasRate * dx;
+        biasY = soft.biasRate * dy;
+    }
+    const Float4 rx = dvx + biasX, ry = dvy + biasY;
+    // K^-1 (Cdot + bias) with K the point mass matrix (Mat22::pointMass, Mat22::solve).
+    const Float4 mass = mA + mB;
+    const Float4 k11 = (mass + iA * r.rAy * r.rAy) + iB * r.rBy * r.rBy;
+    const Float4 k12 = -iA * r.rAy * r.rAx - iB * r.rBy * r.rBx;
+    const Float4 k22 = (mass + iA * r.rAx * r.rAx) + iB * r.rBx * r.rBx;
+    const Float4 det = k11 * k22 - k12 * k12;
+    // A singular K (both bodies immovable, an unused lane) keeps det, 0: no division by zero.
+    const Float4 regular = notEqual4(det, zero);
+    const Float4 invDet = select4(regular, one / select4(regular, det, one), det);
+    const Float4 kx = invDet * (k22 * rx - k12 * ry);
+    const Float4 ky = invDet * (k11 * ry - k12 * rx);
+    const Float4 oldX = load4(c.impulseX), oldY = load4(c.impulseY);
+    const Float4 px = -soft.massScale * kx - soft.impulseScale * oldX;
+    const Float4 py = -soft.massScale * ky - soft.impulseScale * oldY;
+    store4(c.impulseX, oldX + px);
+    store4(c.impulseY, oldY + py);
+    applyImpulse(v, Masses{mA, iA, mB, iB}, r.rAx, r.rAy, r.rBx, r.rBy, px, py);
+}
+
 } // namespace
 
-bool isWidePointJoint(const JointConstraint& c) noexcept {
+WideJointKind wideJointKind(const JointConstraint& c) noexcept {
+    if (c.type != JointType::Revolute) return WideJointKind::None;
     const JointParams& p = *c.params;
     const JointImpulses& j = c.impulses;
-    return c.type == JointType::Revolute && !p.enableSpring && !p.enableMotor && !p.enableLimit &&
-           j.spring == 0.0f && j.motor == 0.0f && j.lower == 0.0f && j.upper == 0.0f;
+    const bool plain = !p.enableSpring && !p.enableMotor && !p.enableLimit && j.spring == 0.0f &&
+                       j.motor == 0.0f && j.lower == 0.0f && j.upper == 0.0f;
+    return plain ? WideJointKind::Point : WideJointKind::Revolute;
 }
 
 void packWideJoints(std::span<const JointConstraint> joints,
                     std::span<const std::uint32_t> candidates, const ContactColouring& colouring,
-                    std::vector<WideJoint>& out) {
-    std::size_t blocks = 0;
-    for (int k = 0; k < kContactColourCount; ++k) blocks += (colouring.colour(k).size() + 3) / 4;
-    out.resize(blocks); // every lane of every block is written below
-    std::size_t block = 0;
+                    const JointStep& step, std::vector<WideJoint>& points,
+                    std::vector<WideRevolute>& revolutes) {
+    points.clear();
+    revolutes.clear();
     for (int k = 0; k < kContactColourCount; ++k) {
-        const std::span<const std::uint32_t> colour = colouring.colour(k);
-        for (std::size_t i = 0; i < colour.size(); i += 4) {
-            WideJoint& w = out[block++];
-            for (std::size_t lane = 0; lane < 4; ++lane) {
-                if (i + lane < colour.size()) {
-                    const std::uint32_t joint = candidates[colour[i + lane]];
-                    setLane(w, lane, joint, &joints[joint]);
-                } else {
-                    setLane(w, lane, kNoWideJoint, nullptr);
-                }
+        // Each colour starts new blocks: the lanes of a block must share no movable body.
+        std::size_t pointLanes = 0, revoluteLanes = 0;
+        for (const std::uint32_t candidate : colouring.colour(k)) {
+            const std::uint32_t index = candidates[candidate];
+            const JointConstraint& c = joints[index];
+            if (wideJointKind(c) == WideJointKind::Point) {
+                if (pointLanes % 4 == 0) points.emplace_back();
+                setLane(points.back(), pointLanes++ % 4, index, &c);
+            } else {
+                if (revoluteLanes % 4 == 0) revolutes.emplace_back();
+                setRevoluteLane(revolutes.back(), revoluteLanes++ % 4, index, &c, step);
             }
         }
+        for (; pointLanes % 4 != 0; ++pointLanes)
+            setLane(points.back(), pointLanes % 4, kNoWideJoint, nullptr);
+        for (; revoluteLanes % 4 != 0; ++revoluteLanes)
+            setRevoluteLane(revolutes.back(), revoluteLanes % 4, kNoWideJoint, nullptr, step);
     }
 }
 
@@ -84,57 +170,116 @@ void warmStartWideJoints(std::span<SolverState> bodies, std::span<const WideJoin
     }
 }
 
-// pointImpulse (joint_math.hpp) lane by lane, in its order of operations.
-void solveWideJoints(std::span<SolverState> bodies, std::span<WideJoint> wide, const Softness& soft,
-                     bool useBias) {
-    const Float4 zero = splat4(0.0f), one = splat4(1.0f);
-    const Float4 biasRate = splat4(soft.biasRate);
-    const Float4 massScale = useBias ? splat4(soft.massScale) : one;
-    const Float4 impulseScale = useBias ? splat4(soft.impulseScale) : zero;
+void solveWideJoints(std::span<SolverState> bodies, std::span<WideJoint> wide,
+                     const JointStep& step, bool useBias) {
+    const PointSoftness soft = PointSoftness::of(step, useBias);
     for (WideJoint& c : wide) {
         const WideBodies a = gather(bodies, c.bodyA, true);
         const WideBodies b = gather(bodies, c.bodyB, true);
         Velocities v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
-        const Float4 mA = load4(c.mA), iA = load4(c.iA), mB = load4(c.mB), iB = load4(c.iB);
-        const Arms r = Arms::of(c, a, b);
-        Float4 dvx, dvy;
-        relativeVelocity(v, r.rAx, r.rAy, r.rBx, r.rBy, dvx, dvy);
-        Float4 biasX = zero, biasY = zero;
-        if (useBias) {
-            // The anchors' separation now: d = (dpB - dpA) + deltaCenter + (rB - rA).
-            const Float4 dx = ((b.dpx - a.dpx) + load4(c.deltaCenterX)) + (r.rBx - r.rAx);
-            const Float4 dy = ((b.dpy - a.dpy) + load4(c.deltaCenterY)) + (r.rBy - r.rAy);
-            biasX = biasRate * dx;
-            biasY = biasRate * dy;
-        }
-        const Float4 rx = dvx + biasX, ry = dvy + biasY;
-        // K^-1 (Cdot + bias) with K the point mass matrix (Mat22::pointMass, Mat22::solve).
-        const Float4 mass = mA + mB;
-        const Float4 k11 = (mass + iA * r.rAy * r.rAy) + iB * r.rBy * r.rBy;
-        const Float4 k12 = -iA * r.rAy * r.rAx - iB * r.rBy * r.rBx;
-        const Float4 k22 = (mass + iA * r.rAx * r.rAx) + iB * r.rBx * r.rBx;
-        const Float4 det = k11 * k22 - k12 * k12;
-        // A singular K (both bodies immovable, an unused lane) keeps det, 0: no division by zero.
-        const Float4 regular = notEqual4(det, zero);
-        const Float4 invDet = select4(regular, one / select4(regular, det, one), det);
-        const Float4 kx = invDet * (k22 * rx - k12 * ry);
-        const Float4 ky = invDet * (k11 * ry - k12 * rx);
-        const Float4 oldX = load4(c.impulseX), oldY = load4(c.impulseY);
-        const Float4 px = -massScale * kx - impulseScale * oldX;
-        const Float4 py = -massScale * ky - impulseScale * oldY;
-        store4(c.impulseX, oldX + px);
-        store4(c.impulseY, oldY + py);
-        applyImpulse(v, Masses{mA, iA, mB, iB}, r.rAx, r.rAy, r.rBx, r.rBy, px, py);
+        solvePoint(c, a, b, soft, useBias, v);
         scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
         scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
     }
 }
 
-void storeWideJointImpulses(std::span<const WideJoint> wide, std::span<JointConstraint> joints) {
-    for (const WideJoint& w : wide) {
+// warmStartRevolute lane by lane.
+void warmStartWideRevolutes(std::span<SolverState> bodies, std::span<const WideRevolute> wide) {
+    for (const WideRevolute& w : wide) {
+        const WideJoint& c = w.point;
+        const WideBodies a = gather(bodies, c.bodyA, true);
+        const WideBodies b = gather(bodies, c.bodyB, true);
+        Velocities v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
+        const Masses m{load4(c.mA), load4(c.iA), load4(c.mB), load4(c.iB)};
+        const Arms r = Arms::of(c, a, b);
+        applyImpulse(v, m, r.rAx, r.rAy, r.rBx, r.rBy, load4(c.impulseX), load4(c.impulseY));
+        const Float4 angular =
+            ((load4(w.springImpulse) + load4(w.motorImpulse)) + load4(w.lowerImpulse)) -
+            load4(w.upperImpulse);
+        applyAngular(v, m, angular);
+        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+    }
+}
+
+// solveRevolute lane by lane: spring, motor, lower and upper limit on the relative rotation, then
+// the point. A row a lane's joint does not have applies nothing and keeps its impulse.
+void solveWideRevolutes(std::span<SolverState> bodies, std::span<WideRevolute> wide,
+                        const JointStep& step, bool useBias) {
+    const Float4 zero = splat4(0.0f), one = splat4(1.0f);
+    const Float4 invH = splat4(step.inverseH);
+    const Float4 jointBiasRate = splat4(step.joint.biasRate);
+    const Float4 jointMassScale = splat4(step.joint.massScale);
+    const Float4 jointImpulseScale = splat4(step.joint.impulseScale);
+    const PointSoftness soft = PointSoftness::of(step, useBias);
+    // limitImpulse: speculative while open, soft push-out when violated and biased.
+    const auto limit = [&](Float4 C, Float4 Cdot, Float4 mass, float* accumulated, Float4 on) {
+        const Float4 open = greater4(C, zero);
+        const Float4 bias = select4(open, C * invH, useBias ? jointBiasRate * C : zero);
+        const Float4 massScale = select4(open, one, useBias ? jointMassScale : one);
+        const Float4 impulseScale = select4(open, zero, useBias ? jointImpulseScale : zero);
+        const Float4 old = load4(accumulated);
+        const Float4 total =
+            max4((old - mass * massScale * (Cdot + bias)) - impulseScale * old, zero);
+        store4(accumulated, select4(on, total, old));
+        return select4(on, total - old, zero);
+    };
+    for (WideRevolute& w : wide) {
+        WideJoint& c = w.point;
+        const WideBodies a = gather(bodies, c.bodyA, true);
+        const WideBodies b = gather(bodies, c.bodyB, true);
+        Velocities v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
+        const Masses m{load4(c.mA), load4(c.iA), load4(c.mB), load4(c.iB)};
+        const Float4 mass = load4(w.axialMass);
+        const Float4 angle = load4(w.deltaAngle) + (b.dAngle - a.dAngle);
+        {
+            const Float4 on = greater4(load4(w.springOn), zero);
+            const Float4 old = load4(w.springImpulse);
+            const Float4 impulse = -load4(w.springMassScale) * mass *
+                                       ((v.wB - v.wA) + load4(w.springBiasRate) * angle) -
+                                   load4(w.springImpulseScale) * old;
+            store4(w.springImpulse, select4(on, old + impulse, old));
+            applyAngular(v, m, select4(on, impulse, zero));
+        }
+        {
+            const Float4 on = greater4(load4(w.motorOn), zero);
+            const Float4 old = load4(w.motorImpulse);
+            const Float4 maxImpulse = load4(w.maxMotorImpulse);
+            // std::clamp(x, -max, max) for max >= 0.
+            const Float4 total = min4(
+                max4(old + mass * (load4(w.motorSpeed) - (v.wB - v.wA)), -maxImpulse), maxImpulse);
+            store4(w.motorImpulse, select4(on, total, old));
+            applyAngular(v, m, select4(on, total - old, zero));
+        }
+        const Float4 limitOn = greater4(load4(w.limitOn), zero);
+        applyAngular(v, m,
+                     limit(angle - load4(w.lower), v.wB - v.wA, mass, w.lowerImpulse, limitOn));
+        applyAngular(v, m,
+                     -limit(load4(w.upper) - angle, v.wA - v.wB, mass, w.upperImpulse, limitOn));
+        solvePoint(c, a, b, soft, useBias, v);
+        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+    }
+}
+
+void storeWideJointImpulses(std::span<const WideJoint> points,
+                            std::span<const WideRevolute> revolutes,
+                            std::span<JointConstraint> joints) {
+    for (const WideJoint& w : points) {
         for (std::size_t lane = 0; lane < 4; ++lane) {
             if (w.joint[lane] == kNoWideJoint) continue;
             joints[w.joint[lane]].impulses.linear = {w.impulseX[lane], w.impulseY[lane]};
+        }
+    }
+    for (const WideRevolute& w : revolutes) {
+        for (std::size_t lane = 0; lane < 4; ++lane) {
+            if (w.point.joint[lane] == kNoWideJoint) continue;
+            JointImpulses& j = joints[w.point.joint[lane]].impulses;
+            j.linear = {w.point.impulseX[lane], w.point.impulseY[lane]};
+            j.spring = w.springImpulse[lane];
+            j.motor = w.motorImpulse[lane];
+            j.lower = w.lowerImpulse[lane];
+            j.upper = w.upperImpulse[lane];
         }
     }
 }

@@ -5,7 +5,9 @@
 // neighbours), packed four to a WideJoint in structure-of-arrays form and solved in SIMD lanes,
 // each lane doing exactly what the scalar revolute joint does (revolute_joint.cpp, pointImpulse
 // in joint_math.hpp). So a wide solve equals the scalar solve of the same joints in colour order,
-// up to the sign of zeros. The block holds only what the substeps read: 60 bytes a joint.
+// up to the sign of zeros. The block holds only what the substeps read: 60 bytes a joint. The
+// other revolute joints (a ragdoll's: limited, motorised, sprung) take the same way with their
+// angular rows beside the point (WideRevolute).
 
 #include <cstdint>
 #include <span>
@@ -29,21 +31,42 @@ struct alignas(16) WideJoint {
 
 inline constexpr std::uint32_t kNoWideJoint = 0xFFFFFFFFu;
 
-/// Whether `c` is a plain point joint the wide loops solve: a revolute joint whose spring, motor
-/// and limit are off and hold no impulse (their warm start would be a no-op).
-[[nodiscard]] bool isWidePointJoint(const JointConstraint& c) noexcept;
+/// A revolute joint with a spring, motor or limit: the point part as above, and about it the
+/// scalar rows on the relative rotation (revolute_joint.cpp), each on where its lane's joint has
+/// it.
+struct alignas(16) WideRevolute {
+    WideJoint point;
+    float deltaAngle[4];
+    float axialMass[4];
+    float springOn[4], springBiasRate[4], springMassScale[4], springImpulseScale[4];
+    float motorOn[4], motorSpeed[4], maxMotorImpulse[4];
+    float limitOn[4], lower[4], upper[4];
+    float springImpulse[4], motorImpulse[4], lowerImpulse[4], upperImpulse[4];
+};
+
+/// How the wide loops take a joint: a plain point joint (a revolute joint whose spring, motor and
+/// limit are off and hold no impulse), another revolute joint, or not at all (the other kinds).
+enum class WideJointKind : std::uint8_t { None, Point, Revolute };
+[[nodiscard]] WideJointKind wideJointKind(const JointConstraint& c) noexcept;
 
 /// Packs the coloured joints four to a block, colour by colour (the overflow list is left
-/// alone); `colouring` indexes `candidates`, which indexes `joints`.
+/// alone): the point joints into `points`, the other revolute joints into `revolutes`, with their
+/// springs for substeps of `step`; `colouring` indexes `candidates`, which indexes `joints`.
 void packWideJoints(std::span<const JointConstraint> joints,
                     std::span<const std::uint32_t> candidates, const ContactColouring& colouring,
-                    std::vector<WideJoint>& out);
+                    const JointStep& step, std::vector<WideJoint>& points,
+                    std::vector<WideRevolute>& revolutes);
 
 void warmStartWideJoints(std::span<SolverState> bodies, std::span<const WideJoint> wide);
-/// One pass of the point constraint; `soft` is the joint softness (JointStep::joint).
-void solveWideJoints(std::span<SolverState> bodies, std::span<WideJoint> wide, const Softness& soft,
-                     bool useBias);
-/// Copies the accumulated impulse of each used lane back to its joint.
-void storeWideJointImpulses(std::span<const WideJoint> wide, std::span<JointConstraint> joints);
+/// One pass of the point constraint; `step.joint` is the joint softness.
+void solveWideJoints(std::span<SolverState> bodies, std::span<WideJoint> wide,
+                     const JointStep& step, bool useBias);
+void warmStartWideRevolutes(std::span<SolverState> bodies, std::span<const WideRevolute> wide);
+void solveWideRevolutes(std::span<SolverState> bodies, std::span<WideRevolute> wide,
+                        const JointStep& step, bool useBias);
+/// Copies the accumulated impulses of each used lane back to its joint.
+void storeWideJointImpulses(std::span<const WideJoint> points,
+                            std::span<const WideRevolute> revolutes,
+                            std::span<JointConstraint> joints);
 
 } // namespace rigid2d::detail

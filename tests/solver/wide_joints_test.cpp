@@ -1,5 +1,5 @@
-// The coloured, four-at-a-time solve of the point joints against the plain one-at-a-time solve of
-// the same joints in the coloured solve's order: every lane does the scalar revolute joint's
+// The coloured, four-at-a-time solve of the revolute joints against the plain one-at-a-time solve
+// of the same joints in the coloured solve's order: every lane does the scalar revolute joint's
 // arithmetic, so the two agree exactly (==; the scalar warm start's zero angular impulse may flip
 // the sign of a zero), or to rounding if the compiler may fuse multiply-adds in the scalar code.
 #include <doctest/doctest.h>
@@ -24,9 +24,9 @@ struct Problem {
 
 // Chains of bodies (neighbours share a body, as in a rope or a grid), some hung on the static
 // slot, joined at random anchors that start apart (the bias has work to do), warm-started; a hub
-// body with 50 joints (30 of them plain, more than the 20 colours) forces some into the overflow
-// list; two joints in five are other kinds (a limited revolute, a distance joint), solved one at a
-// time after the wide ones.
+// body with 50 joints (40 of them revolute, more than the 20 colours) forces some into the
+// overflow list; one joint in five is limited, one motorised and sprung (warm-started rows on the
+// rotation), one a distance joint (solved one at a time after the wide ones).
 Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -66,12 +66,27 @@ Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount) {
             r.length = 0.3f;
             return r;
         }();
+        static const JointParams motorisedSpring = [] {
+            JointParams m;
+            m.enableMotor = true;
+            m.motorSpeed = 1.0f;
+            m.maxMotorForce = 5.0f;
+            m.enableSpring = true;
+            m.hertz = 4.0f;
+            m.dampingRatio = 0.7f;
+            return m;
+        }();
         if (p.joints.size() % 5 == 0) {
             c.params = &limited;
+            c.impulses.lower = 0.01f * std::fabs(u(rng));
         } else if (p.joints.size() % 5 == 1) {
             c.type = JointType::Distance;
             c.params = &rod;
             c.impulses.linear = {};
+        } else if (p.joints.size() % 5 == 2) {
+            c.params = &motorisedSpring;
+            c.impulses.spring = 0.01f * u(rng);
+            c.impulses.motor = 0.01f * u(rng);
         }
     };
     for (std::uint32_t i = 1; i <= bodyCount; ++i) {
@@ -106,15 +121,21 @@ TEST_CASE("the wide coloured joint solve equals the sequential solve in its orde
         Problem wide = makeProblem(seed, 200);
         ContactSolverScratch scratch;
         solveSoftStep(wide.states, wide.motions, wide.joints, {}, settings(), scratch);
-        // The solve order: the wide blocks lane by lane, then the scalar joints.
+        // The solve order: the point blocks lane by lane, the other revolute blocks, then the
+        // scalar joints.
         std::vector<std::uint32_t> order;
         for (const WideJoint& w : scratch.wideJoints)
             for (const std::uint32_t j : w.joint)
                 if (j != kNoWideJoint) order.push_back(j);
+        const std::size_t pointCount = order.size();
+        for (const WideRevolute& w : scratch.wideRevolutes)
+            for (const std::uint32_t j : w.point.joint)
+                if (j != kNoWideJoint) order.push_back(j);
         const std::size_t wideCount = order.size();
         order.insert(order.end(), scratch.scalarJoints.begin(), scratch.scalarJoints.end());
         REQUIRE(order.size() == wide.joints.size());
-        REQUIRE(wideCount > 100);
+        REQUIRE(pointCount > 100);
+        REQUIRE(wideCount - pointCount > 100);
         REQUIRE(!scratch.jointColouring.overflow().empty());
 
         Problem sequential = makeProblem(seed, 200);
@@ -138,6 +159,8 @@ TEST_CASE("the wide coloured joint solve equals the sequential solve in its orde
             checkSame(a.linear.x, b.linear.x);
             checkSame(a.linear.y, b.linear.y);
             checkSame(a.length, b.length);
+            checkSame(a.spring, b.spring);
+            checkSame(a.motor, b.motor);
             checkSame(a.lower, b.lower);
             checkSame(a.upper, b.upper);
         }
@@ -146,18 +169,18 @@ TEST_CASE("the wide coloured joint solve equals the sequential solve in its orde
     }
 }
 
-TEST_CASE("only plain revolute joints are solved wide") {
+TEST_CASE("revolute joints are solved wide, the plain ones as bare point constraints") {
     JointConstraint c;
     c.type = JointType::Revolute;
-    CHECK(isWidePointJoint(c));
+    CHECK(wideJointKind(c) == WideJointKind::Point);
     JointParams motorised;
     motorised.enableMotor = true;
     c.params = &motorised;
-    CHECK(!isWidePointJoint(c));
+    CHECK(wideJointKind(c) == WideJointKind::Revolute);
     c.params = &kDefaultJointParams;
-    c.impulses.lower = 1.0f; // a limit switched off with its impulse kept would be warm-started
-    CHECK(!isWidePointJoint(c));
+    c.impulses.lower = 1.0f; // a limit switched off with its impulse kept is still warm-started
+    CHECK(wideJointKind(c) == WideJointKind::Revolute);
     c.impulses.lower = 0.0f;
     c.type = JointType::Weld;
-    CHECK(!isWidePointJoint(c));
+    CHECK(wideJointKind(c) == WideJointKind::None);
 }
