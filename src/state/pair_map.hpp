@@ -14,6 +14,9 @@ public:
     [[nodiscard]] std::uint32_t find(std::uint64_t key) const noexcept;
     /// Inserts a key that is not present.
     void insert(std::uint64_t key, std::uint32_t value);
+    /// Inserts the key unless it is present (one probe run for both: restore checks every
+    /// contact's pair this way). Returns false, changing nothing, when it was present.
+    [[nodiscard]] bool insertIfAbsent(std::uint64_t key, std::uint32_t value);
     /// Makes room for `count` keys at once (no rehash while they are inserted).
     void reserve(std::size_t count);
     /// Removes a present key (backward-shift deletion keeps probes short without tombstones).
@@ -34,6 +37,7 @@ private:
         return key;
     }
     void grow();
+    void rehash(std::size_t capacity);
 
     std::vector<Slot> m_slots;
     std::size_t m_count = 0;

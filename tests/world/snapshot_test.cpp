@@ -2,8 +2,10 @@
 // on from the original, on every broad phase; bad bytes are refused with the world unchanged.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <vector>
 
@@ -85,6 +87,26 @@ void resum(Bytes& bytes) {
         std::span<const std::uint8_t>(bytes.data() + kPayloadAt, bytes.size() - kPayloadAt));
     for (std::size_t i = 0; i < 8; ++i)
         bytes[kSumAt + i] = static_cast<std::uint8_t>(sum >> (8 * i));
+}
+
+// Rewrites the payload size and the checksum after an edit that changed the payload's length.
+void resize(Bytes& bytes) {
+    constexpr std::size_t kSizeAt = 8 + 4 + 4, kPayloadAt = kSizeAt + 16;
+    const std::uint64_t size = bytes.size() - kPayloadAt;
+    for (std::size_t i = 0; i < 8; ++i)
+        bytes[kSizeAt + i] = static_cast<std::uint8_t>(size >> (8 * i));
+    resum(bytes);
+}
+
+// The offset of `words` (little-endian u32s) in `bytes`; it must occur exactly once.
+std::size_t findWords(const Bytes& bytes, std::initializer_list<std::uint32_t> words) {
+    Bytes pattern;
+    for (const std::uint32_t w : words)
+        for (int i = 0; i < 4; ++i) pattern.push_back(static_cast<std::uint8_t>(w >> (8 * i)));
+    const auto first = std::search(bytes.begin(), bytes.end(), pattern.begin(), pattern.end());
+    REQUIRE(first != bytes.end());
+    REQUIRE(std::search(first + 1, bytes.end(), pattern.begin(), pattern.end()) == bytes.end());
+    return static_cast<std::size_t>(first - bytes.begin());
 }
 
 } // namespace
@@ -281,4 +303,64 @@ TEST_CASE("snapshot: shapes offset from a turned body's origin restore (found by
     World copy;
     REQUIRE_NOTHROW(copy.restore(world.snapshot()));
     CHECK(copy.snapshot() == world.snapshot());
+}
+
+TEST_CASE(
+    "snapshot: body lists that leave out, repeat or misplace a shape or contact are refused") {
+    // Two touching balls: body 0 lists shape 0 and contact 0, body 1 shape 1 and contact 0. Each
+    // edit below keeps the checksum and size right, so only the list checks can refuse it.
+    World world;
+    world.createCircle(world.createBody({.type = BodyType::Dynamic}), {}, Circle{{0, 0}, 0.5f});
+    world.createCircle(world.createBody({.type = BodyType::Dynamic, .position = {0.8f, 0.0f}}), {},
+                       Circle{{0, 0}, 0.5f});
+    world.step(kDefaultTimeStep);
+    const Bytes good = world.snapshot();
+    // Per body: shape count, shapes, contact count, contacts.
+    const std::size_t lists = findWords(good, {1, 0, 1, 0, 1, 1, 1, 0});
+    const auto at = [&](int word) { return lists + 4 * static_cast<std::size_t>(word); };
+    const auto setWord = [](Bytes& bytes, std::size_t offset, std::uint32_t value) {
+        for (std::size_t i = 0; i < 4; ++i)
+            bytes[offset + i] = static_cast<std::uint8_t>(value >> (8 * i));
+    };
+    World target;
+    target.restore(good);
+    const std::uint64_t before = stateHash(target);
+    const auto refusedUnchanged = [&](Bytes bytes) {
+        resize(bytes);
+        CHECK_THROWS_AS(target.restore(bytes), Error);
+        CHECK(stateHash(target) == before);
+    };
+    SUBCASE("a contact left out of one body's list") {
+        Bytes bytes = good;
+        setWord(bytes, at(6), 0);
+        bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at(7)),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(at(8)));
+        refusedUnchanged(bytes);
+    }
+    SUBCASE("a contact listed twice by one body") {
+        Bytes bytes = good;
+        setWord(bytes, at(2), 2);
+        const Bytes zero(4, 0);
+        bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at(4)), zero.begin(), zero.end());
+        refusedUnchanged(bytes);
+    }
+    SUBCASE("a shape left out of its body's list") {
+        Bytes bytes = good;
+        setWord(bytes, at(4), 0);
+        bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at(5)),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(at(6)));
+        refusedUnchanged(bytes);
+    }
+    SUBCASE("a shape listed by a body it does not belong to") {
+        Bytes bytes = good;
+        setWord(bytes, at(5), 0);
+        refusedUnchanged(bytes);
+    }
+    SUBCASE("the unedited bytes restore") {
+        Bytes bytes = good;
+        resize(bytes);
+        CHECK(bytes == good);
+        World copy;
+        CHECK_NOTHROW(copy.restore(bytes));
+    }
 }
