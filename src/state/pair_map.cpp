@@ -56,6 +56,19 @@ bool PairMap::insertIfAbsent(std::uint64_t key, std::uint32_t value) {
     return true;
 }
 
+bool PairMap::insertAllIfAbsent(std::span<const std::uint64_t> keys,
+                                std::span<const std::uint32_t> values) {
+    R2D_ASSERT(keys.size() == values.size(), "PairMap::insertAllIfAbsent: one value per key");
+    reserve(m_count + keys.size());
+    constexpr std::size_t kAhead = 8;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i + kAhead < keys.size())
+            __builtin_prefetch(&m_slots[hash(keys[i + kAhead]) & m_mask], 1);
+        if (!insertIfAbsent(keys[i], values[i])) return false;
+    }
+    return true;
+}
+
 void PairMap::reserve(std::size_t count) {
     std::size_t capacity = m_slots.empty() ? 64 : m_slots.size();
     while (count * 2 > capacity) capacity *= 2;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "core/byte_io.hpp"
@@ -211,6 +212,28 @@ TEST_CASE("snapshot: damaged, truncated, foreign and wrong-version bytes are ref
             std::uniform_int_distribution<std::size_t>(0, good.size() - 1)(random);
         flipped[at] ^= static_cast<std::uint8_t>(1u << (i % 8));
         refusedUnchanged(flipped);
+    }
+}
+
+TEST_CASE("snapshot: damage to the payload is reported as a failed checksum") {
+    // Restore checks the checksum as it reads; whichever field check the damage trips first, the
+    // refusal still says the bytes were damaged.
+    World world = makeBusyWorld(BroadPhaseType::SpatialHash);
+    const Bytes good = world.snapshot();
+    std::mt19937 random(5);
+    for (int i = 0; i < 64; ++i) {
+        Bytes damaged = good;
+        const std::size_t at =
+            std::uniform_int_distribution<std::size_t>(32, good.size() - 1)(random);
+        damaged[at] ^= static_cast<std::uint8_t>(i % 2 == 0 ? 0xFF : 0x80);
+        World target;
+        try {
+            target.restore(damaged);
+            FAIL("damaged bytes were restored");
+        } catch (const Error& e) {
+            CHECK(std::string_view(e.what()).find("checksum") != std::string_view::npos);
+        }
+        CHECK(target.bodyCount() == 0);
     }
 }
 
