@@ -5,8 +5,10 @@
 // only then replaces the old one, so bad bytes are refused with the world unchanged. The broad
 // phase is rebuilt from the saved fat boxes (in shape slot order, as setBroadPhase does): every
 // kind gives the same pairs, so the step that follows is the same bits as the original's.
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "core/byte_io.hpp"
@@ -340,25 +342,63 @@ void readContacts(ByteReader& r, WorldState& s, Lookups& lookups) {
 }
 
 // Mass properties are saved (recomputing the centre would round differently from the one the
-// solver carried) but must be the ones the shapes give.
-bool massMatchesShapes(WorldState& s, detail::Body body) {
-    const detail::Body saved = body;
-    s.updateMass(body);
-    const auto same = [](float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; };
-    // The centre of mass is the solver's, rounded its own way: it must only agree closely.
-    const auto near = [](float a, float b, double scale) {
-        return std::fabs(double{a} - double{b}) <= 1e-4 * scale + 1e-3;
-    };
-    const double scale = std::fabs(double{body.position.x}) + std::fabs(double{body.position.y}) +
-                         std::fabs(double{body.localCenter.x}) +
-                         std::fabs(double{body.localCenter.y});
-    return near(body.center.x, saved.center.x, scale) &&
-           near(body.center.y, saved.center.y, scale) && same(body.mass, saved.mass) &&
-           same(body.invMass, saved.invMass) && same(body.inertia, saved.inertia) &&
-           same(body.invInertia, saved.invInertia) &&
-           same(body.localCenter.x, saved.localCenter.x) &&
-           same(body.localCenter.y, saved.localCenter.y) && same(body.minExtent, saved.minExtent);
-}
+// solver carried) but must be the ones the shapes give, as updateMass derives them. Bodies made
+// alike (one circle or axis-aligned box of the same size, offset and density, the same rotation
+// setting) are given the same ones, so a run of them (rain, crates, a pyramid) derives them once:
+// `key` holds every field updateMass reads for such a body apart from its placement.
+class MassCheck {
+public:
+    bool matches(WorldState& s, const detail::Body& saved) {
+        detail::Body body = saved;
+        if (body.type != BodyType::Dynamic || body.shapeCount != 1 ||
+            detail::isPolygonal(s.shapes[body.firstShape].type)) {
+            s.updateMass(body);
+        } else if (const Key key = keyOf(body, s.shapes[body.firstShape]);
+                   m_derived && key == m_key) {
+            body.mass = m_derived->mass;
+            body.invMass = m_derived->invMass;
+            body.inertia = m_derived->inertia;
+            body.invInertia = m_derived->invInertia;
+            body.localCenter = m_derived->localCenter;
+            body.minExtent = m_derived->minExtent;
+            body.center = body.position + rotate(body.rot, body.localCenter); // as updateMass
+        } else {
+            s.updateMass(body);
+            m_key = key;
+            m_derived = body;
+        }
+        return same(body, saved);
+    }
+
+private:
+    using Key = std::array<std::uint32_t, 8>;
+    static Key keyOf(const detail::Body& body, const detail::Shape& shape) {
+        const float fields[] = {shape.radius,        shape.center.x,      shape.center.y,
+                                shape.halfExtents.x, shape.halfExtents.y, shape.density};
+        Key key{static_cast<std::uint32_t>(shape.type), body.fixedRotation ? 1u : 0u};
+        std::memcpy(&key[2], fields, sizeof fields); // bits: -0 and 0 differ, as they might
+        return key;
+    }
+    static bool same(const detail::Body& body, const detail::Body& saved) {
+        const auto same = [](float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; };
+        // The centre of mass is the solver's, rounded its own way: it must only agree closely.
+        const auto near = [](float a, float b, double scale) {
+            return std::fabs(double{a} - double{b}) <= 1e-4 * scale + 1e-3;
+        };
+        const double scale =
+            std::fabs(double{body.position.x}) + std::fabs(double{body.position.y}) +
+            std::fabs(double{body.localCenter.x}) + std::fabs(double{body.localCenter.y});
+        return near(body.center.x, saved.center.x, scale) &&
+               near(body.center.y, saved.center.y, scale) && same(body.mass, saved.mass) &&
+               same(body.invMass, saved.invMass) && same(body.inertia, saved.inertia) &&
+               same(body.invInertia, saved.invInertia) &&
+               same(body.localCenter.x, saved.localCenter.x) &&
+               same(body.localCenter.y, saved.localCenter.y) &&
+               same(body.minExtent, saved.minExtent);
+    }
+    Key m_key{};
+    std::optional<detail::Body> m_derived;
+};
 
 // One body's shapes in list order: each a live shape of this body, listed once in all.
 void readShapeList(ByteReader& r, WorldState& s, std::uint32_t b,
@@ -409,19 +449,18 @@ void readBodyLists(ByteReader& r, WorldState& s, const Lookups& lookups) {
     std::vector<std::uint8_t> shapeListed(s.shapes.size(), 0);
     std::vector<std::uint8_t> contactListed(2 * s.contacts.size(), 0);
     std::size_t shapes = 0, contactSides = 0;
+    MassCheck mass;
     for (std::uint32_t b = 0; b < s.bodies.size(); ++b) {
         if (!s.bodies[b].live) continue;
         readShapeList(r, s, b, shapeListed);
         shapes += s.bodies[b].shapeCount;
+        bad(mass.matches(s, s.bodies[b]), "hold mass properties that its shapes do not give");
         contactSides += readContactList(r, s, lookups, b, contactListed);
     }
     // Each listing named a live shape or contact side once, so equal counts mean every one was
     // listed (counting spares a sweep over megabytes of slots).
     bad(shapes == s.shapeCount, "leave a shape out of its body's list");
     bad(contactSides == 2 * s.contactCount, "leave a contact out of a body's list");
-    for (const detail::Body& body : s.bodies)
-        if (body.live)
-            bad(massMatchesShapes(s, body), "hold mass properties that its shapes do not give");
 }
 
 // A free list names exactly the `free` dead slots that may be reused, each once.

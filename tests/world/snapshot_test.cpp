@@ -387,3 +387,38 @@ TEST_CASE(
         CHECK_NOTHROW(copy.restore(bytes));
     }
 }
+
+TEST_CASE("snapshot: each of a run of alike bodies must hold the mass its shapes give") {
+    // Restore derives the mass properties of a run of alike bodies once; an edited mass on any
+    // body of the run is still refused.
+    World world;
+    std::vector<BodyId> balls;
+    for (int i = 0; i < 4; ++i) {
+        balls.push_back(world.createBody(
+            {.type = BodyType::Dynamic, .position = {10.0f * static_cast<float>(i), 0.0f}}));
+        world.createCircle(balls.back(), {}, Circle{{0, 0}, 0.5f});
+    }
+    world.step(kDefaultTimeStep);
+    const Bytes good = world.snapshot();
+    const float mass = world.mass(balls[0]);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &mass, sizeof bits);
+    Bytes pattern(4);
+    for (std::size_t i = 0; i < 4; ++i) pattern[i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    std::vector<std::size_t> at;
+    for (auto it = good.begin();
+         (it = std::search(it, good.end(), pattern.begin(), pattern.end())) != good.end(); ++it)
+        at.push_back(static_cast<std::size_t>(it - good.begin()));
+    REQUIRE(at.size() == balls.size()); // one saved mass per body
+    for (const std::size_t offset : at) {
+        Bytes edited = good;
+        edited[offset] ^= 1; // one unit in the last place
+        resum(edited);
+        World target;
+        CHECK_THROWS_AS(target.restore(edited), Error);
+        CHECK(target.bodyCount() == 0);
+    }
+    World copy;
+    REQUIRE_NOTHROW(copy.restore(good));
+    CHECK(copy.snapshot() == good);
+}
