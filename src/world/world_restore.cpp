@@ -349,25 +349,21 @@ void readContacts(ByteReader& r, WorldState& s, Lookups& lookups) {
 class MassCheck {
 public:
     bool matches(WorldState& s, const detail::Body& saved) {
-        detail::Body body = saved;
-        if (body.type != BodyType::Dynamic || body.shapeCount != 1 ||
-            detail::isPolygonal(s.shapes[body.firstShape].type)) {
-            s.updateMass(body);
-        } else if (const Key key = keyOf(body, s.shapes[body.firstShape]);
-                   m_derived && key == m_key) {
-            body.mass = m_derived->mass;
-            body.invMass = m_derived->invMass;
-            body.inertia = m_derived->inertia;
-            body.invInertia = m_derived->invInertia;
-            body.localCenter = m_derived->localCenter;
-            body.minExtent = m_derived->minExtent;
-            body.center = body.position + rotate(body.rot, body.localCenter); // as updateMass
-        } else {
-            s.updateMass(body);
-            m_key = key;
-            m_derived = body;
+        if (saved.type == BodyType::Dynamic && saved.shapeCount == 1 &&
+            !detail::isPolygonal(s.shapes[saved.firstShape].type)) {
+            const Key key = keyOf(saved, s.shapes[saved.firstShape]);
+            if (!m_derived || key != m_key) {
+                m_derived = saved;
+                s.updateMass(*m_derived);
+                m_key = key;
+            }
+            // As updateMass places it.
+            const Vec2 center = saved.position + rotate(saved.rot, m_derived->localCenter);
+            return same(*m_derived, center, saved);
         }
-        return same(body, saved);
+        detail::Body body = saved;
+        s.updateMass(body);
+        return same(body, body.center, saved);
     }
 
 private:
@@ -379,25 +375,25 @@ private:
         std::memcpy(&key[2], fields, sizeof fields); // bits: -0 and 0 differ, as they might
         return key;
     }
-    static bool same(const detail::Body& body, const detail::Body& saved) {
+    // `derived` gives the mass properties and `center` the centre of mass the shapes give.
+    static bool same(const detail::Body& derived, Vec2 center, const detail::Body& saved) {
         const auto same = [](float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; };
         // The centre of mass is the solver's, rounded its own way: it must only agree closely.
         const auto near = [](float a, float b, double scale) {
             return std::fabs(double{a} - double{b}) <= 1e-4 * scale + 1e-3;
         };
         const double scale =
-            std::fabs(double{body.position.x}) + std::fabs(double{body.position.y}) +
-            std::fabs(double{body.localCenter.x}) + std::fabs(double{body.localCenter.y});
-        return near(body.center.x, saved.center.x, scale) &&
-               near(body.center.y, saved.center.y, scale) && same(body.mass, saved.mass) &&
-               same(body.invMass, saved.invMass) && same(body.inertia, saved.inertia) &&
-               same(body.invInertia, saved.invInertia) &&
-               same(body.localCenter.x, saved.localCenter.x) &&
-               same(body.localCenter.y, saved.localCenter.y) &&
-               same(body.minExtent, saved.minExtent);
+            std::fabs(double{saved.position.x}) + std::fabs(double{saved.position.y}) +
+            std::fabs(double{derived.localCenter.x}) + std::fabs(double{derived.localCenter.y});
+        return near(center.x, saved.center.x, scale) && near(center.y, saved.center.y, scale) &&
+               same(derived.mass, saved.mass) && same(derived.invMass, saved.invMass) &&
+               same(derived.inertia, saved.inertia) && same(derived.invInertia, saved.invInertia) &&
+               same(derived.localCenter.x, saved.localCenter.x) &&
+               same(derived.localCenter.y, saved.localCenter.y) &&
+               same(derived.minExtent, saved.minExtent);
     }
     Key m_key{};
-    std::optional<detail::Body> m_derived;
+    std::optional<detail::Body> m_derived; ///< the last alike body, after updateMass
 };
 
 // One body's shapes in list order: each a live shape of this body, listed once in all.
