@@ -526,7 +526,7 @@ void World::restore(std::span<const std::uint8_t> bytes) {
         readWorkLists(r, *state, lookups);
         readEvents(r, *state);
         bad(r.remaining() == 0, "have data past the snapshot's end");
-    } catch (const Error&) {
+    } catch (...) { // an Error, or bad_alloc for a damaged count: damage is reported as such
         requireSum(sum, payload);
         throw;
     }
