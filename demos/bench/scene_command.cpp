@@ -30,7 +30,10 @@ constexpr const char* kUsage =
     "  reported; --final-state: FORMAT.md's final state of every body, in file order;\n"
     "  --quality: adds \"quality\", the figures `rigid2d-bench quality` gives for that state;\n"
     "  --snapshot-at K: after K steps the world is saved to bytes, destroyed, restored from them\n"
-    "  and run on (the final state equals an uninterrupted run's); adds \"snapshot\" (bytes, ms)\n";
+    "  and run on (the final state equals an uninterrupted run's); adds \"snapshot\": its bytes,\n"
+    "  the median ms of 5 snapshots into a new buffer (snapshot_ms) and into a reused one\n"
+    "  (snapshot_reused_ms), of 5 restores into a new world (restore_ms), and the median ms of\n"
+    "  the steps after the restore (step_median_ms), which the other three should stay under\n";
 
 struct SceneOptions {
     std::string scene;
@@ -62,6 +65,15 @@ struct StageMeans {
     }
 };
 
+/// What --snapshot-at measures: each time the median of kSnapshotRuns, since one save or restore
+/// of a big world takes about a step and a single reading is at the mercy of the machine.
+struct SnapshotTimes {
+    std::size_t bytes = 0;
+    double snapshotMs = 0, snapshotReusedMs = 0, restoreMs = 0;
+    double stepMedianMs = 0; ///< the steps after the restore: the world that was saved
+};
+constexpr int kSnapshotRuns = 5;
+
 struct SceneRun {
     TimeStats step;
     StageMeans stages;
@@ -69,8 +81,7 @@ struct SceneRun {
     int awakeDynamicBodies = 0;
     long worldKilobytes = 0;      ///< growth of the peak resident set while building and stepping
     std::vector<FinalBody> final; ///< with --quality: the final state, as a file would hold it
-    std::size_t snapshotBytes = 0;
-    double snapshotMs = 0, restoreMs = 0;
+    SnapshotTimes snapshot;
 };
 
 SceneOptions parseOptions(int argc, char** argv) {
@@ -107,16 +118,37 @@ SceneOptions parseOptions(int argc, char** argv) {
 }
 
 // The world goes through its bytes: a new World replaces it and the scene's ids are re-made for
-// it (the same slots; a new world has its own serial).
-void saveDestroyRestore(World& world, std::vector<BodyId>& bodies, SceneRun& run) {
-    auto start = Clock::now();
-    const std::vector<std::uint8_t> bytes = world.snapshot();
-    run.snapshotMs = millisecondsBetween(start, Clock::now());
-    run.snapshotBytes = bytes.size();
+// it (the same slots; a new world has its own serial). Every snapshot is the same bytes and every
+// restore the same world, so the repeats only serve the timing; the last restore is run on.
+void saveDestroyRestore(World& world, std::vector<BodyId>& bodies, SnapshotTimes& times) {
+    std::vector<double> ms;
+    std::vector<std::uint8_t> bytes;
+    for (int k = 0; k < kSnapshotRuns; ++k) {
+        const auto start = Clock::now();
+        bytes = world.snapshot();
+        ms.push_back(millisecondsBetween(start, Clock::now()));
+    }
+    times.snapshotMs = summarize(std::move(ms)).median;
+    times.bytes = bytes.size();
+    ms.clear();
+    std::vector<std::uint8_t> reused;
+    world.snapshot(reused); // sizes the buffer, as a rollback loop's first frame would
+    for (int k = 0; k < kSnapshotRuns; ++k) {
+        const auto start = Clock::now();
+        world.snapshot(reused);
+        ms.push_back(millisecondsBetween(start, Clock::now()));
+    }
+    times.snapshotReusedMs = summarize(std::move(ms)).median;
+    ms.clear();
     world = World();
-    start = Clock::now();
-    world.restore(bytes);
-    run.restoreMs = millisecondsBetween(start, Clock::now());
+    for (int k = 0; k < kSnapshotRuns; ++k) {
+        World restored;
+        const auto start = Clock::now();
+        restored.restore(bytes);
+        ms.push_back(millisecondsBetween(start, Clock::now()));
+        if (k + 1 == kSnapshotRuns) world = std::move(restored);
+    }
+    times.restoreMs = summarize(std::move(ms)).median;
     std::vector<BodyId> bySlot;
     world.forEachBody([&](BodyId body) {
         if (body.index >= bySlot.size()) bySlot.resize(std::size_t{body.index} + 1);
@@ -137,13 +169,16 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
     std::vector<double> stepMs;
     stepMs.reserve(static_cast<std::size_t>(steps));
     for (int i = 0; i < steps; ++i) {
-        if (i == options.snapshotAt) saveDestroyRestore(world, bodies, run);
+        if (i == options.snapshotAt) saveDestroyRestore(world, bodies, run.snapshot);
         const auto start = Clock::now();
         world.step(scene.timeStep);
         stepMs.push_back(millisecondsBetween(start, Clock::now()));
         run.stages.add(world.stats());
     }
     run.worldKilobytes = std::max(0L, peakResidentKilobytes() - residentBefore);
+    if (options.snapshotAt >= 0 && options.snapshotAt < steps)
+        run.snapshot.stepMedianMs =
+            summarize({stepMs.begin() + options.snapshotAt, stepMs.end()}).median;
     run.step = summarize(std::move(stepMs));
     run.stages.divide(steps);
     for (BodyId body : bodies)
@@ -199,12 +234,14 @@ int runSceneCommand(int argc, char** argv) {
         const SceneRun& reported = runs[medianRunIndex(means)];
         std::string report = formatReport(scene, options, steps, reported, means);
         if (options.snapshotAt >= 0) {
-            char buffer[160];
+            const SnapshotTimes& t = reported.snapshot;
+            char buffer[256];
             std::snprintf(buffer, sizeof buffer,
-                          ", \"snapshot\": {\"at_step\": %d, \"bytes\": %zu, \"snapshot_ms\": "
-                          "%.3f, \"restore_ms\": %.3f}}",
-                          options.snapshotAt, reported.snapshotBytes, reported.snapshotMs,
-                          reported.restoreMs);
+                          ", \"snapshot\": {\"at_step\": %d, \"bytes\": %zu, \"runs\": %d, "
+                          "\"snapshot_ms\": %.3f, \"snapshot_reused_ms\": %.3f, \"restore_ms\": "
+                          "%.3f, \"step_median_ms\": %.3f}}",
+                          options.snapshotAt, t.bytes, kSnapshotRuns, t.snapshotMs,
+                          t.snapshotReusedMs, t.restoreMs, t.stepMedianMs);
             report.pop_back();
             report += buffer;
         }

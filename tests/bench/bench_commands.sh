@@ -46,7 +46,11 @@ case "$what" in
           --final-state "$work/straight.json" >/dev/null
         line=$("$bench" scene --scene "$scenes/$scene.json" --broadphase "$bp" --steps "$steps" \
           --snapshot-at "$at" --final-state "$work/restored.json")
-        echo "$scene $bp $(grep -o '"snapshot": {[^}]*}' <<<"$line" || fail "$scene: no snapshot field")"
+        field=$(grep -o '"snapshot": {[^}]*}' <<<"$line") || fail "$scene: no snapshot field"
+        echo "$scene $bp $field"
+        for key in snapshot_ms snapshot_reused_ms restore_ms step_median_ms; do
+          grep -qE "\"$key\": [0-9]+\.[0-9]+" <<<"$field" || fail "$scene: the snapshot field lacks $key"
+        done
         cmp -s "$work/straight.json" "$work/restored.json" ||
           fail "$scene on $bp: the restored run ends elsewhere than the uninterrupted one"
       done
