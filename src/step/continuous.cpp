@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/parallel_for.hpp"
 #include "geometry/shape_cast.hpp"
 #include "geometry/time_of_impact.hpp"
 #include "step/stages.hpp"
@@ -92,58 +93,66 @@ bool pathLeavesFatBoxes(const WorldState& state, const Body& body, Vec2 translat
     return false;
 }
 
+namespace {
+// One awake body (index i of awakeBodies): reads the static shapes, writes only this body.
+void sweepBody(WorldState& state, std::uint32_t i) {
+    const std::uint32_t b = state.awakeBodies[i];
+    Body& body = state.bodies[b];
+    if (body.type != BodyType::Dynamic) return;
+    const Vec2 translation = state.solverBodies[i + 1].dp;
+    if (translation.x == 0.0f && translation.y == 0.0f) return;
+    // The fat boxes held the shapes at the start of the step, so the path leaves them by at
+    // most the translation: a body moving less than its smallest extent needs no check.
+    if (!body.bullet &&
+        (std::max(std::fabs(translation.x), std::fabs(translation.y)) <= body.minExtent ||
+         !pathLeavesFatBoxes(state, body, translation)))
+        return;
+    float earliest = 1.0f;
+    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
+        const Shape& shape = state.shapes[s];
+        if (shape.isSensor) continue;
+        PlacedShape start = placeShape(shape, body);
+        start.center -= translation;
+        Transform startXf = transformOf(shape, body);
+        startXf.p -= translation;
+        AABB startBox = shapeBounds(shape, body);
+        startBox.lower -= translation;
+        startBox.upper -= translation;
+        const AABB swept{{std::min(startBox.lower.x, startBox.lower.x + translation.x),
+                          std::min(startBox.lower.y, startBox.lower.y + translation.y)},
+                         {std::max(startBox.upper.x, startBox.upper.x + translation.x),
+                          std::max(startBox.upper.y, startBox.upper.y + translation.y)}};
+        const WorldShape moving = toWorldShape(start);
+        state.broadPhase->query(swept, [&](ProxyId proxy) {
+            const std::uint32_t other = state.proxyShape[toIndex(proxy)];
+            const Shape& fixed = state.shapes[other];
+            if (state.bodies[fixed.body].type != BodyType::Static || fixed.isSensor) return true;
+            if (!state.shouldCollide(s, other)) return true;
+            const float t =
+                isPolygonal(shape.type) || isPolygonal(fixed.type)
+                    ? polygonalTimeOfImpact(shape, startXf, translation, fixed,
+                                            transformOf(fixed, state.bodies[fixed.body]),
+                                            state.def.linearSlop)
+                    : bulletTimeOfImpact(moving, translation, toWorldShape(state.placed(other)),
+                                         state.def.linearSlop);
+            earliest = std::min(earliest, t);
+            return true;
+        });
+    }
+    if (earliest < 1.0f) {
+        body.center -= (1.0f - earliest) * translation;
+        body.position = body.center - rotate(body.rot, body.localCenter);
+    }
+}
+} // namespace
+
+// Bodies in pieces: each sweep moves only its own body and reads only static ones.
 void solveContinuous(WorldState& state) {
     if (!state.def.enableContinuous) return;
-    for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i) {
-        const std::uint32_t b = state.awakeBodies[i];
-        Body& body = state.bodies[b];
-        if (body.type != BodyType::Dynamic) continue;
-        const Vec2 translation = state.solverBodies[i + 1].dp;
-        if (translation.x == 0.0f && translation.y == 0.0f) continue;
-        // The fat boxes held the shapes at the start of the step, so the path leaves them by at
-        // most the translation: a body moving less than its smallest extent needs no check.
-        if (!body.bullet &&
-            (std::max(std::fabs(translation.x), std::fabs(translation.y)) <= body.minExtent ||
-             !pathLeavesFatBoxes(state, body, translation)))
-            continue;
-        float earliest = 1.0f;
-        for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
-            const Shape& shape = state.shapes[s];
-            if (shape.isSensor) continue;
-            PlacedShape start = placeShape(shape, body);
-            start.center -= translation;
-            Transform startXf = transformOf(shape, body);
-            startXf.p -= translation;
-            AABB startBox = shapeBounds(shape, body);
-            startBox.lower -= translation;
-            startBox.upper -= translation;
-            const AABB swept{{std::min(startBox.lower.x, startBox.lower.x + translation.x),
-                              std::min(startBox.lower.y, startBox.lower.y + translation.y)},
-                             {std::max(startBox.upper.x, startBox.upper.x + translation.x),
-                              std::max(startBox.upper.y, startBox.upper.y + translation.y)}};
-            const WorldShape moving = toWorldShape(start);
-            state.broadPhase->query(swept, [&](ProxyId proxy) {
-                const std::uint32_t other = state.proxyShape[toIndex(proxy)];
-                const Shape& fixed = state.shapes[other];
-                if (state.bodies[fixed.body].type != BodyType::Static || fixed.isSensor)
-                    return true;
-                if (!state.shouldCollide(s, other)) return true;
-                const float t =
-                    isPolygonal(shape.type) || isPolygonal(fixed.type)
-                        ? polygonalTimeOfImpact(shape, startXf, translation, fixed,
-                                                transformOf(fixed, state.bodies[fixed.body]),
-                                                state.def.linearSlop)
-                        : bulletTimeOfImpact(moving, translation, toWorldShape(state.placed(other)),
-                                             state.def.linearSlop);
-                earliest = std::min(earliest, t);
-                return true;
-            });
-        }
-        if (earliest < 1.0f) {
-            body.center -= (1.0f - earliest) * translation;
-            body.position = body.center - rotate(body.rot, body.localCenter);
-        }
-    }
+    const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
+    parallelFor(state.def, count, 256, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+        for (std::int32_t i = begin; i < end; ++i) sweepBody(state, static_cast<std::uint32_t>(i));
+    });
 }
 
 } // namespace rigid2d::detail
