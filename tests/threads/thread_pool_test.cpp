@@ -39,7 +39,7 @@ struct Checked {
 };
 } // namespace
 
-TEST_CASE("ThreadPool refuses a worker count outside [1, kMaxWorkers]") {
+TEST_CASE("ThreadPool refuses a worker count below 1 or above kMaxWorkers") {
     for (std::int32_t bad : {0, -1, kMaxWorkers + 1}) {
         CAPTURE(bad);
         try {
