@@ -102,9 +102,7 @@ SceneOptions parseOptions(int argc, char** argv) {
         } else if (flag == "--quality") {
             options.quality = true;
         } else if (flag == "--threads") {
-            options.threads = args.integer();
-            if (options.threads < 1 || options.threads > kMaxWorkers)
-                args.fail("--threads must be in [1, 64]");
+            options.threads = args.threads();
         } else if (flag == "--snapshot-at") {
             options.snapshotAt = args.integer();
             if (options.snapshotAt < 0) args.fail("--snapshot-at must be at least 0");
