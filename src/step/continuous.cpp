@@ -150,7 +150,7 @@ void sweepBody(WorldState& state, std::uint32_t i) {
 void solveContinuous(WorldState& state) {
     if (!state.def.enableContinuous) return;
     const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
-    parallelFor(state.def, count, 256, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+    parallelFor(state.def, count, 1024, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t i = begin; i < end; ++i) sweepBody(state, static_cast<std::uint32_t>(i));
     });
 }

@@ -22,11 +22,18 @@ namespace {
 [[nodiscard]] inline float lengthOf(Vec2 v) noexcept { return std::sqrt(v.x * v.x + v.y * v.y); }
 
 enum ContactUpdate : std::uint8_t {
-    kBothAsleep, ///< not updated: neither body moves
-    kParted,     ///< the fat boxes no longer overlap: the contact goes
-    kWasApart,   ///< updated; it was not touching before
-    kWasTouching ///< updated; it was touching before
+    kNotLive,      ///< a free slot
+    kBothAsleep,   ///< not updated: neither body moves
+    kParted,       ///< the fat boxes no longer overlap: the contact goes
+    kWasApart,     ///< updated; it was not touching before
+    kWasTouching,  ///< updated; it was touching before
+    kSameTouching, ///< updated, touching as before, nobody to wake: pass 2 only counts it
+    kSameApart     ///< updated, apart (or a sensor) as before: pass 2 has nothing to do
 };
+
+[[nodiscard]] bool mayWake(const Body& body) noexcept {
+    return !body.awake && body.type != BodyType::Static;
+}
 
 // The narrow phase of one contact; writes only that contact.
 ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt) {
@@ -49,7 +56,7 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     };
     if (contact.sensor) {
         contact.touching = collideAt(0.0f).pointCount > 0;
-        return update;
+        return (update == kWasTouching) == contact.touching ? kSameApart : update;
     }
     // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
     // at the surface instead of overlapping first.
@@ -69,7 +76,11 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     }
     contact.manifold = manifold;
     contact.touching = manifold.pointCount > 0;
-    return update;
+    // Most contacts of a running scene change nothing pass 2 acts on: it then reads one byte of
+    // contactUpdates, not the contact.
+    if ((update == kWasTouching) != contact.touching) return update;
+    if (!contact.touching) return kSameApart;
+    return mayWake(bodyA) || mayWake(bodyB) ? update : kSameTouching;
 }
 
 // Pass 2 for an updated contact: events, and a touching contact wakes its sleeping partner.
@@ -107,18 +118,23 @@ void updateContacts(WorldState& state, float dt) {
     parallelFor(state.def, count, 64, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t c = begin; c < end; ++c) {
             Contact& contact = state.contacts[static_cast<std::size_t>(c)];
-            if (contact.live)
-                state.contactUpdates[static_cast<std::size_t>(c)] =
-                    collideContact(state, contact, dt);
+            state.contactUpdates[static_cast<std::size_t>(c)] =
+                contact.live ? collideContact(state, contact, dt) : kNotLive;
         }
     });
     std::size_t touchingCount = 0;
     for (std::uint32_t c = 0; c < state.contacts.size(); ++c) {
-        Contact& contact = state.contacts[c];
-        if (!contact.live) continue;
         auto update = static_cast<ContactUpdate>(state.contactUpdates[c]);
+        if (update == kNotLive || update == kSameApart) continue;
+        if (update == kSameTouching) {
+            ++touchingCount;
+            continue;
+        }
+        Contact& contact = state.contacts[c];
         if (update == kBothAsleep) update = collideContact(state, contact, dt);
-        if (update == kBothAsleep) {
+        if (update == kSameTouching || update == kSameApart) {
+            touchingCount += update == kSameTouching ? 1 : 0;
+        } else if (update == kBothAsleep) {
             touchingCount += contact.touching ? 1 : 0;
         } else if (update == kParted) {
             state.destroyContact(c, false);
