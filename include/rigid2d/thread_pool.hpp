@@ -18,7 +18,8 @@ namespace rigid2d {
 class ThreadPool {
 public:
     /// `workerCount` workers in all, in [1, kMaxWorkers]: the thread that waits for a task
-    /// (World::step's) works on it too, so the pool starts workerCount - 1 threads. Throws
+    /// (World::step's) works on it too, so the pool starts workerCount - 1 threads. Pieces run
+    /// with the floating-point environment of the thread that enqueued them. Throws
     /// `Error` naming "ThreadPool::ThreadPool" and "workerCount" outside that range.
     explicit ThreadPool(std::int32_t workerCount);
     /// Joins the threads. No world may be stepping through the pool any more.

@@ -28,6 +28,8 @@ using TaskFunction = void(std::int32_t begin, std::int32_t end, std::int32_t wor
 /// Runs `task` over the items [0, itemCount), cut into pieces of at least `minRange` items (the
 /// last may be shorter) that cover every item exactly once, in any order, on any threads, now or
 /// later; returns a handle for FinishTaskFunction, or nullptr when every piece has already run.
+/// Run pieces with the stepping thread's floating-point environment (rounding, flush-to-zero):
+/// the bits depend on it.
 /// `userTaskContext` is WorldDef::userTaskContext.
 using EnqueueTaskFunction = void*(TaskFunction* task, std::int32_t itemCount, std::int32_t minRange,
                                   void* taskContext, void* userTaskContext);

@@ -11,6 +11,7 @@
 //   finish:    claim and run pieces of this task as worker 0; wait until all are done
 #include "rigid2d/thread_pool.hpp"
 
+#include <cfenv>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -29,8 +30,9 @@ struct Task {
     std::int32_t itemCount = 0;
     std::int32_t pieceRange = 1;
     std::int32_t pieceCount = 0;
-    std::int32_t claimed = 0; ///< pieces handed out; guarded by the pool's mutex
-    std::int32_t done = 0;    ///< pieces finished; guarded by the pool's mutex
+    std::int32_t claimed = 0;  ///< pieces handed out; guarded by the pool's mutex
+    std::int32_t done = 0;     ///< pieces finished; guarded by the pool's mutex
+    std::fenv_t environment{}; ///< the enqueuing thread's floating-point environment
 };
 
 } // namespace
@@ -63,6 +65,9 @@ struct ThreadPool::Shared {
     void run(Task& task, std::int32_t piece, std::int32_t worker,
              std::unique_lock<std::mutex>& lock) {
         lock.unlock();
+        // Rounding, exception masks and flush-to-zero as on the stepping thread: the same bits,
+        // and a test's floating-point traps apply on every worker.
+        if (worker != 0) std::fesetenv(&task.environment);
         const std::int32_t begin = piece * task.pieceRange;
         const std::int32_t end = std::min(begin + task.pieceRange, task.itemCount);
         task.function(begin, end, worker, task.context);
@@ -126,6 +131,8 @@ void* ThreadPool::enqueueTask(TaskFunction* function, std::int32_t itemCount, st
                               void* taskContext, void* pool) {
     auto& shared = *static_cast<Shared*>(pool);
     const std::int32_t range = std::max(minRange, std::int32_t{1});
+    std::fenv_t environment;
+    std::fegetenv(&environment);
     std::unique_lock<std::mutex> lock(shared.mutex);
     if (shared.freeTasks.empty()) {
         shared.tasks.push_back(std::make_unique<Task>());
@@ -133,13 +140,13 @@ void* ThreadPool::enqueueTask(TaskFunction* function, std::int32_t itemCount, st
     }
     Task* task = shared.freeTasks.back();
     shared.freeTasks.pop_back();
-    *task = Task{function,
-                 taskContext,
-                 itemCount,
-                 range,
-                 itemCount <= 0 ? 0 : 1 + (itemCount - 1) / range,
-                 0,
-                 0};
+    *task = Task{};
+    task->function = function;
+    task->context = taskContext;
+    task->itemCount = itemCount;
+    task->pieceRange = range;
+    task->pieceCount = itemCount <= 0 ? 0 : 1 + (itemCount - 1) / range;
+    task->environment = environment;
     if (task->pieceCount > 0) {
         shared.queue.push_back(task);
         lock.unlock();

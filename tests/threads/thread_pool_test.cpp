@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cfenv>
 #include <string>
 #include <thread>
 #include <vector>
@@ -104,4 +105,31 @@ TEST_CASE("one ThreadPool serves tasks from two threads at once") {
     submit();
     other.join();
     CHECK(failures == 0);
+}
+
+namespace {
+struct RoundingSeen {
+    std::atomic<int> other{0};
+    std::atomic<int> pieces{0};
+    static void run(std::int32_t, std::int32_t, std::int32_t, void* context) {
+        auto& self = *static_cast<RoundingSeen*>(context);
+        ++self.pieces;
+        if (std::fegetround() != FE_DOWNWARD) ++self.other;
+        std::this_thread::yield();
+    }
+};
+} // namespace
+
+TEST_CASE("ThreadPool runs pieces with the enqueuing thread's floating-point environment") {
+    ThreadPool pool(4);
+    WorldDef def;
+    pool.attach(def);
+    const int previous = std::fegetround();
+    REQUIRE(std::fesetround(FE_DOWNWARD) == 0);
+    RoundingSeen seen;
+    def.finishTask(def.enqueueTask(&RoundingSeen::run, 400, 1, &seen, def.userTaskContext),
+                   def.userTaskContext);
+    std::fesetround(previous);
+    CHECK(seen.pieces == 400);
+    CHECK(seen.other == 0);
 }
