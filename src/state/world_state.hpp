@@ -92,7 +92,8 @@ struct WorldState {
     std::vector<std::uint8_t> contactUpdates; ///< contact slot -> what its narrow phase found
     std::vector<std::vector<std::uint64_t>> workerPairs; ///< per worker index: new pair keys
     std::vector<std::uint8_t> shapeRefits;               ///< shape slot -> its fat box was renewed
-    std::vector<std::uint8_t> bodyRefits; ///< awake index -> a shape's fat box was renewed
+    std::vector<std::uint8_t> bodyRefits;       ///< awake index -> a shape's fat box was renewed
+    std::vector<std::uint32_t> sweepCandidates; ///< awake indices continuous collision checks
 
     // Events of the last step; end events of destructions between steps wait in `pending*`.
     std::vector<ContactBeginEvent> beginEvents;
