@@ -24,6 +24,25 @@ inline constexpr float kMaxGravityScale = 1e6f;
 /// beyond them the soft step's coefficients would overflow a float.
 inline constexpr float kMaxHertz = 1e6f;
 
+/// One piece of a parallel loop of the step: items [begin, end), run as worker `workerIndex`, in
+/// [0, WorldDef::workerCount) and not shared by two pieces of the task that run at the same time
+/// (the step keeps scratch per worker index). Pass `taskContext` back unchanged.
+using TaskFunction = void(std::int32_t begin, std::int32_t end, std::int32_t workerIndex,
+                          void* taskContext);
+/// Runs `task` over the items [0, itemCount), cut into pieces of at least `minRange` items (the
+/// last may be shorter) that cover every item exactly once, in any order, on any threads, now or
+/// later; returns a handle for FinishTaskFunction, or nullptr when every piece has already run.
+/// Run pieces with the stepping thread's floating-point environment (rounding, flush-to-zero):
+/// the bits depend on it.
+/// `userTaskContext` is WorldDef::userTaskContext.
+using EnqueueTaskFunction = void*(TaskFunction* task, std::int32_t itemCount, std::int32_t minRange,
+                                  void* taskContext, void* userTaskContext);
+/// Returns once every piece of the task behind `handle` (never nullptr) has run.
+using FinishTaskFunction = void(void* handle, void* userTaskContext);
+
+/// Most workers a world accepts: the step keeps a little scratch per worker.
+inline constexpr std::int32_t kMaxWorkers = 64;
+
 struct WorldDef {
     /// m/s². Earth-like, with y up. Components within ±kMaxGravity.
     Vec2 gravity{0.0f, -10.0f};
@@ -76,6 +95,16 @@ struct WorldDef {
     /// m/s and rad/s. Speeds under which a body counts as at rest.
     float linearSleepTolerance = 0.05f;
     float angularSleepTolerance = 2.0f / 180.0f * 3.14159265f;
+    /// Threads the step may use at once through `enqueueTask`, in [1, kMaxWorkers]. The results
+    /// are the same bits for any count and any scheduler; without callbacks it is not used and the
+    /// step runs on the calling thread. ThreadPool::attach (rigid2d/thread_pool.hpp) sets it.
+    std::int32_t workerCount = 1;
+    /// The game's scheduler: both callbacks or neither (refused otherwise). World::step calls them
+    /// from the thread that steps, and finishes every task it enqueues before the next stage.
+    EnqueueTaskFunction* enqueueTask = nullptr;
+    FinishTaskFunction* finishTask = nullptr;
+    /// Passed to both callbacks (the scheduler's own state); not read by the world.
+    void* userTaskContext = nullptr;
 };
 
 struct BodyDef {

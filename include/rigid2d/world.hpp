@@ -278,7 +278,8 @@ public:
     /// Replaces the whole world with a snapshot's. Ids keep their meaning: an id this world
     /// issued before the snapshot names the same body or shape after it (ids of objects created
     /// since are stale again). Bytes that are damaged, truncated, of another version or not a
-    /// snapshot are refused, the world unchanged. Statistics start from zero.
+    /// snapshot are refused, the world unchanged. Statistics start from zero. The scheduler
+    /// (workerCount and the task callbacks) is not saved: the world keeps its own.
     void restore(std::span<const std::uint8_t> bytes);
 
     // --- inspection

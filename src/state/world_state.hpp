@@ -93,6 +93,12 @@ struct WorldState {
     std::vector<float> islandMinTime;
     std::vector<std::uint32_t> wakeStack;
     std::vector<AABB> placeScratch; ///< placeBody's old fat boxes
+    // Scratch of the stages that run in pieces (core/parallel_for.hpp).
+    std::vector<std::uint8_t> contactUpdates; ///< contact slot -> what its narrow phase found
+    std::vector<std::vector<std::uint64_t>> workerPairs; ///< per worker index: new pair keys
+    std::vector<std::uint8_t> shapeRefits;               ///< shape slot -> its fat box was renewed
+    std::vector<std::uint8_t> bodyRefits;       ///< awake index -> a shape's fat box was renewed
+    std::vector<std::uint32_t> sweepCandidates; ///< awake indices continuous collision checks
 
     // Events of the last step; end events of destructions between steps wait in `pending*`.
     std::vector<ContactBeginEvent> beginEvents;

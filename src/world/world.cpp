@@ -64,6 +64,11 @@ void detail::checkWorldDef(const WorldDef& def, std::string_view fn) {
     nonNegative(def.timeToSleep, "def.timeToSleep");
     nonNegative(def.linearSleepTolerance, "def.linearSleepTolerance");
     nonNegative(def.angularSleepTolerance, "def.angularSleepTolerance");
+    require(def.workerCount >= 1 && def.workerCount <= kMaxWorkers, fn, "def.workerCount",
+            "must be in [1, kMaxWorkers = 64]", static_cast<float>(def.workerCount));
+    require((def.enqueueTask == nullptr) == (def.finishTask == nullptr), fn,
+            def.enqueueTask == nullptr ? "def.enqueueTask" : "def.finishTask",
+            "must be set when the other task callback is (both or neither)");
 }
 
 namespace {

@@ -102,9 +102,16 @@ void readEvents(ByteReader& r, WorldState& s) {
     }
 }
 
-std::unique_ptr<WorldState> makeState(ByteReader& r, std::uint64_t serial) {
+// The scheduler is the running program's, not part of the saved world: the restored world keeps
+// the one `current` has.
+std::unique_ptr<WorldState> makeState(ByteReader& r, std::uint64_t serial,
+                                      const WorldDef& current) {
     WorldDef def;
     getRecord(r, recordSizes().def, def, [](auto& io, auto& d) { detail::worldDefFields(io, d); });
+    def.workerCount = current.workerCount;
+    def.enqueueTask = current.enqueueTask;
+    def.finishTask = current.finishTask;
+    def.userTaskContext = current.userTaskContext;
     detail::checkWorldDef(def, kRestore);
     bad(static_cast<int>(def.broadPhase) <= static_cast<int>(BroadPhaseType::Auto),
         "name an unknown broad-phase kind");
@@ -518,7 +525,7 @@ void World::restore(std::span<const std::uint8_t> bytes) {
     r.sumWhileReading(sum);
     std::unique_ptr<WorldState> state;
     try {
-        state = makeState(r, m_state->serial);
+        state = makeState(r, m_state->serial, m_state->def);
         Lookups lookups;
         readBodies(r, *state, lookups);
         readShapes(r, *state, lookups);
