@@ -25,11 +25,14 @@ struct Handle {
 
 struct BodyTag;
 struct ShapeTag;
+struct ChainTag;
 
 /// Names a body of a `World`. Strong type: a `ShapeId` cannot be passed where a `BodyId` is meant.
 using BodyId = Handle<BodyTag>;
 /// Names a shape attached to a body.
 using ShapeId = Handle<ShapeTag>;
+/// Names a chain (World::createChain): its links are shapes with ids of their own.
+using ChainId = Handle<ChainTag>;
 
 } // namespace rigid2d
 

@@ -4,7 +4,7 @@
 // size (u64) and its checksum (u64), then the payload: the world's settings; every body, shape and
 // contact slot (generation and liveness, then the fields of snapshot_fields.hpp for live ones);
 // each live body's shape and contact lists in list order; the free lists and the awake bodies; the
-// events of the last step and those waiting for the next.
+// events of the last step and those waiting for the next; the chains (snapshot_chains.hpp).
 //
 // Restore builds a complete new WorldState, checks every index and list against the others, and
 // only then replaces the old one, so bad bytes are refused with the world unchanged. The broad
@@ -17,6 +17,7 @@
 #include "core/byte_io.hpp"
 #include "rigid2d/geometry.hpp"
 #include "state/world_state.hpp"
+#include "world/snapshot_chains.hpp"
 #include "world/snapshot_fields.hpp"
 
 namespace rigid2d {
@@ -150,6 +151,7 @@ void writePayload(const WorldState& s, ByteWriter& w) {
             io(h.approachSpeed);
         });
     }
+    detail::writeChains(s, w);
 }
 
 } // namespace
@@ -267,13 +269,13 @@ std::unique_ptr<WorldState> makeState(ByteReader& r, std::uint64_t serial) {
     return state;
 }
 
-// What createPolygon, createCapsule and createSegment make: counter-clockwise, unit normals
-// that face outwards, every vertex behind every edge (convex).
+// What createPolygon, createCapsule, createSegment and createChain make: counter-clockwise, unit
+// normals that face outwards, every vertex behind every edge (convex).
 bool validPolygon(ShapeType type, const Polygon& p) {
     const int wanted = type == ShapeType::Polygon ? 3 : 2;
     if (p.count < wanted || p.count > (type == ShapeType::Polygon ? kMaxPolygonVertices : 2))
         return false;
-    if (type == ShapeType::Segment ? p.radius != 0.0f : p.radius < 0.0f) return false;
+    if (detail::hasNoArea(type) ? p.radius != 0.0f : p.radius < 0.0f) return false;
     if (type == ShapeType::Capsule && !(p.radius > 0.0f)) return false;
     // Rounding grows with the coordinates: makePolygon's own hull and centroid are only that
     // exact, so the checks allow as much.
@@ -367,7 +369,7 @@ void readSlots(ByteReader& r, WorldState& s) {
         slotHead(shape);
         if (!shape.live) continue;
         getRecord(r, size.shape, shape, [](auto& io, auto& x) { detail::shapeFields(io, x); });
-        bad(static_cast<int>(shape.type) <= static_cast<int>(ShapeType::Segment),
+        bad(static_cast<int>(shape.type) <= static_cast<int>(ShapeType::ChainSegment),
             "hold a shape of an unknown kind");
         if (detail::isPolygonal(shape.type)) {
             getRecord(r, size.polygon, shape.polygon,
@@ -376,7 +378,8 @@ void readSlots(ByteReader& r, WorldState& s) {
                     shape.center.x == shape.polygon.centroid.x &&
                     shape.center.y == shape.polygon.centroid.y,
                 "hold a polygon that is not convex");
-            bad(shape.type != ShapeType::Segment || s.bodies[shape.body].type != BodyType::Dynamic,
+            bad(!detail::hasNoArea(shape.type) || (shape.body < s.bodies.size() &&
+                                                   s.bodies[shape.body].type != BodyType::Dynamic),
                 "hold a segment on a dynamic body");
         }
         bad(shape.body < s.bodies.size() && s.bodies[shape.body].live,
@@ -572,6 +575,7 @@ void World::restore(std::span<const std::uint8_t> bytes) {
     readBodyLists(r, *state);
     readWorkLists(r, *state);
     readEvents(r, *state);
+    detail::readChains(r, *state);
     bad(r.remaining() == 0, "have data past the snapshot's end");
     insertProxies(*state);
     m_state = std::move(state);
