@@ -259,6 +259,38 @@ TEST_CASE("chain: bad chains are refused, naming the field, with the world uncha
     CHECK_THROWS_AS(world.destroyChain(ChainId{}), Error);
 }
 
+TEST_CASE("chain: links are shapes to events, queries and filters") {
+    World world(bruteForceDef());
+    const BodyId ground = world.createBody({});
+    const ChainId chain = world.createChain(ground, {.points = flatPoints(5.0f, 10)});
+    const std::vector<ShapeId> links = world.chainSegments(chain);
+    // A chain whose filter leaves out category 2: a ball of that category falls through it.
+    const ChainId picky = world.createChain(
+        world.createBody({.position = {20.0f, 0.0f}}),
+        {.points = flatPoints(5.0f, 10), .filter = {.categoryBits = 1, .maskBits = ~2u}});
+    const BodyId ball = createCircle(world, {0.25f, 1.0f}, 0.25f);
+    const BodyId ghost = createCircle(world, {20.0f, 1.0f}, 0.25f, {.filter = {.categoryBits = 2}});
+    bool began = false;
+    for (int i = 0; i < 60 && !began; ++i) {
+        world.step(kDefaultTimeStep);
+        for (const ContactBeginEvent& e : world.contactEvents().begin)
+            began = began || std::find(links.begin(), links.end(), e.shapeA) != links.end() ||
+                    std::find(links.begin(), links.end(), e.shapeB) != links.end();
+    }
+    CHECK(began);
+    stepFor(world, 1.0f);
+    CHECK(world.position(ball).y == doctest::Approx(0.25f).epsilon(0.02));
+    CHECK(world.position(ghost).y < -1.0f);
+    std::vector<ShapeId> found;
+    world.queryAABB({{-2.1f, -0.1f}, {-1.9f, 0.1f}}, [&](ShapeId shape) {
+        found.push_back(shape);
+        return true;
+    });
+    REQUIRE(found.size() == 2); // the two links that meet at x = -2
+    for (const ShapeId shape : found) CHECK(world.shapeChain(shape) == chain);
+    CHECK(world.isValid(picky));
+}
+
 TEST_CASE("chain: ray casts hit a link from the front only") {
     World world(bruteForceDef());
     world.createChain(world.createBody({}), {.points = flatPoints(5.0f, 10)});
