@@ -291,6 +291,31 @@ TEST_CASE("chain: links are shapes to events, queries and filters") {
     CHECK(world.isValid(picky));
 }
 
+TEST_CASE("chain: debug draw draws each link as a segment") {
+    struct Recorder final : DebugDraw {
+        std::vector<std::vector<Vec2>> polygons;
+        void drawCircle(Vec2, float, float, Color, Color) override {}
+        void drawBox(const AABB&, Color, Color) override {}
+        void drawAABB(const AABB&, Color) override {}
+        void drawSegment(Vec2, Vec2, Color) override {}
+        void drawPoint(Vec2, float, Color) override {}
+        void drawPolygon(std::span<const Vec2> vertices, float radius, Color, Color) override {
+            CHECK(radius == 0.0f);
+            polygons.emplace_back(vertices.begin(), vertices.end());
+        }
+    };
+    World world(bruteForceDef());
+    const std::vector<Vec2> points = {{3, 0}, {2, 0}, {1, 0.5f}, {0, 0}, {-1, 0}};
+    world.createChain(world.createBody({.position = {10.0f, 1.0f}}), {.points = points});
+    Recorder draw;
+    world.debugDraw(draw);
+    REQUIRE(draw.polygons.size() == 2);
+    std::vector<std::vector<Vec2>> expected = {{{12, 1}, {11, 1.5f}}, {{11, 1.5f}, {10, 1}}};
+    std::sort(draw.polygons.begin(), draw.polygons.end(),
+              [](const auto& a, const auto& b) { return a[0].x > b[0].x; });
+    CHECK(draw.polygons == expected);
+}
+
 TEST_CASE("chain: ray casts hit a link from the front only") {
     World world(bruteForceDef());
     world.createChain(world.createBody({}), {.points = flatPoints(5.0f, 10)});
