@@ -291,6 +291,18 @@ TEST_CASE("chain: links are shapes to events, queries and filters") {
     CHECK(world.isValid(picky));
 }
 
+TEST_CASE("chain: on a kinematic body the chain moves with it and carries what rests on it") {
+    World world(bruteForceDef());
+    const BodyId lift =
+        world.createBody({.type = BodyType::Kinematic, .linearVelocity = {0.0f, 1.0f}});
+    world.createChain(lift, {.points = flatPoints(3.0f, 6)});
+    const BodyId box = createBox(world, {0.0f, 0.5f}, {0.5f, 0.5f});
+    stepFor(world, 2.0f);
+    CHECK(world.position(lift).y == doctest::Approx(2.0f).epsilon(0.01));
+    CHECK(world.position(box).y == doctest::Approx(2.5f).epsilon(0.01));
+    CHECK(world.linearVelocity(box).y == doctest::Approx(1.0f).epsilon(0.02));
+}
+
 TEST_CASE("chain: debug draw draws each link as a segment") {
     struct Recorder final : DebugDraw {
         std::vector<std::vector<Vec2>> polygons;
