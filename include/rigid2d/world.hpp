@@ -202,6 +202,7 @@ public:
     /// Sweeps `shape`, placed at `position` turned by `angle`, along `translation` without
     /// turning; calls visit for each shape it would touch, which returns the new max fraction as
     /// for castRay. Shapes it already overlaps at the start are not hits (overlapShape finds them).
+    /// A chain's link counts as a plain segment here, from either side (as in Box2D).
     /// What a character controller asks before it moves.
     void castShape(const ShapeProxy& shape, Vec2 position, float angle, Vec2 translation,
                    FunctionRef<float(const ShapeCastHit&)> visit) const;
