@@ -85,6 +85,7 @@ enum Op : unsigned {
     kCreatePolygon,
     kCreateCapsule,
     kCreateSegment,
+    kCreateChain, // chains go with their body (destroyBody): destroyChain has no op of its own
     kOpCount
 };
 
@@ -419,6 +420,22 @@ void WorldOps::runOne(FuzzInput& in, unsigned op) {
                            [&] { id = m_world.createSegment(body, def, segment); });
         }
         if (made) m_shapes.push_back(id);
+        return;
+    }
+    case kCreateChain: {
+        const BodyId body = pickBody(in);
+        const ShapeDef shape = shapeDef(in);
+        std::vector<Vec2> points(in.below(10)); // every count rule met and broken
+        for (Vec2& p : points) p = in.vec2();
+        const ChainDef def{.points = points,
+                           .loop = in.flag(),
+                           .friction = shape.friction,
+                           .restitution = shape.restitution,
+                           .filter = shape.filter};
+        ChainId id;
+        if (m_shapes.size() < kMaxShapes &&
+            attempt("World::createChain", [&] { id = m_world.createChain(body, def); }))
+            for (const ShapeId link : m_world.chainSegments(id)) m_shapes.push_back(link);
         return;
     }
     case kDestroyShape: {
