@@ -3,6 +3,7 @@
 /// and a reason for the default.
 
 #include <cstdint>
+#include <span>
 
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/math.hpp"
@@ -197,7 +198,43 @@ struct Segment {
     Vec2 point2{1.0f, 0.0f};  ///< m, distinct from point1
 };
 
-enum class ShapeType : std::uint8_t { Circle, Box, Polygon, Capsule, Segment };
+/// One link of a chain (World::createChain): the segment point1-point2 and the chain's points on
+/// either side of it, the ghost vertices (ghost1 before point1, ghost2 after point2), which tell
+/// the narrow phase how the chain goes on so that nothing catches on the joins. One-sided: it
+/// collides only on its right-hand side (seen from point1 towards point2), where its normal
+/// points.
+struct ChainSegment {
+    Vec2 ghost1{}; ///< m, body frame
+    Segment segment{};
+    Vec2 ghost2{}; ///< m, body frame
+};
+
+enum class ShapeType : std::uint8_t { Circle, Box, Polygon, Capsule, Segment, ChainSegment };
+
+/// Most points a chain may have: a long landscape fits, and a bad count (a garbage size) is
+/// refused before anything is allocated for it.
+inline constexpr int kMaxChainPoints = 1 << 20;
+
+/// A chain of segments on a static or kinematic body (World::createChain): ground and walls a
+/// body slides along without catching on the joins. Each link is a shape of kind ChainSegment,
+/// collided on its right-hand side only: a chain listed right to left faces up, and a loop
+/// listed counter-clockwise faces outwards (a solid to stand on), clockwise inwards (a container).
+struct ChainDef {
+    /// m, body frame; read during createChain only (the world keeps its own copy). Consecutive
+    /// points (and, for a loop, the last and the first) at least kPolygonWeldDistance apart.
+    /// An open chain needs at least 4: its first and last points are ghost vertices only (they
+    /// say where the chain would go on; no segment reaches them), so points.size() - 3 links.
+    /// A loop needs at least 3 and has one link per point.
+    std::span<const Vec2> points{};
+    bool loop = false;
+    float friction = 0.6f;    ///< as ShapeDef::friction, for every link
+    float restitution = 0.0f; ///< as ShapeDef::restitution, for every link
+    Filter filter{};
+    bool enableSensorEvents = true;  ///< as ShapeDef: the links are seen by sensors
+    bool enableContactEvents = true; ///< begin/end events for the links' contacts
+    bool enableHitEvents = true;     ///< hit events for the links' contacts
+    std::uint64_t userData = 0;      ///< every link's ShapeDef::userData
+};
 
 /// A shape for queries (World::castShape, World::overlapShape): a convex core of 1 to
 /// kMaxPolygonVertices points in the shape's own frame, grown by `radius`. One point is a circle,

@@ -70,6 +70,18 @@ float polygonalTimeOfImpact(const Shape& moving, const Transform& start, Vec2 tr
     if (castShape(target, fixedXf, core, start, translation, 1.0f, hit)) return hit.fraction;
     return 1.0f; // a core already inside: nothing a sweep can save
 }
+
+// A chain link is one-sided for the sweep as for its contacts: a shape whose centre starts
+// behind its line passes through.
+bool behindChainLink(const Shape& moving, const Transform& start, const Shape& link,
+                     const Transform& linkXf) {
+    const Vec2 local = moving.type == ShapeType::Circle || moving.type == ShapeType::Box
+                           ? moving.center
+                           : moving.polygon.centroid;
+    const Vec2 centre = transformPoint(start, local);
+    const Vec2 p1 = transformPoint(linkXf, link.polygon.vertices[0]);
+    return dot(rotate(linkXf.q, link.polygon.normals[0]), centre - p1) < 0.0f;
+}
 } // namespace
 
 bool pathLeavesFatBoxes(const WorldState& state, const Body& body, Vec2 translation) noexcept {
@@ -132,10 +144,13 @@ void sweepBody(WorldState& state, std::uint32_t i) {
             const Shape& fixed = state.shapes[other];
             if (state.bodies[fixed.body].type != BodyType::Static || fixed.isSensor) return true;
             if (!state.shouldCollide(s, other)) return true;
+            const Transform fixedXf = transformOf(fixed, state.bodies[fixed.body]);
+            if (fixed.type == ShapeType::ChainSegment &&
+                behindChainLink(shape, startXf, fixed, fixedXf))
+                return true;
             const float t =
                 isPolygonal(shape.type) || isPolygonal(fixed.type)
-                    ? polygonalTimeOfImpact(shape, startXf, translation, fixed,
-                                            transformOf(fixed, state.bodies[fixed.body]),
+                    ? polygonalTimeOfImpact(shape, startXf, translation, fixed, fixedXf,
                                             state.def.linearSlop)
                     : bulletTimeOfImpact(moving, translation, toWorldShape(state.placed(other)),
                                          state.def.linearSlop);

@@ -148,7 +148,13 @@ void World::destroyBody(BodyId id) {
     s.requireUnlocked("World::destroyBody");
     Body& body = s.checkedBody(id, "World::destroyBody");
     while (body.firstJoint != kNullIndex) s.destroyJointSlot(body.firstJoint);
-    while (body.firstShape != kNullIndex) s.destroyShapeSlot(body.firstShape);
+    while (body.firstShape != kNullIndex) {
+        const std::uint32_t chain = s.shapes[body.firstShape].chain;
+        if (chain != kNullIndex)
+            s.destroyChainSlot(chain);
+        else
+            s.destroyShapeSlot(body.firstShape);
+    }
     if (body.awakeIndex != kNullIndex) s.removeAwake(id.index);
     const std::uint32_t generation = s.nextGeneration(body.generation);
     body = Body{};

@@ -14,6 +14,7 @@
 #include "core/byte_io.hpp"
 #include "rigid2d/geometry.hpp"
 #include "state/world_state.hpp"
+#include "world/snapshot_chains.hpp"
 #include "world/snapshot_fields.hpp"
 #include "world/snapshot_joints.hpp"
 
@@ -126,13 +127,13 @@ std::unique_ptr<WorldState> makeState(ByteReader& r, std::uint64_t serial,
     return state;
 }
 
-// What createPolygon, createCapsule and createSegment make: counter-clockwise, unit normals
-// that face outwards, every vertex behind every edge (convex).
+// What createPolygon, createCapsule, createSegment and createChain make: counter-clockwise, unit
+// normals that face outwards, every vertex behind every edge (convex).
 bool validPolygon(ShapeType type, const Polygon& p) {
     const int wanted = type == ShapeType::Polygon ? 3 : 2;
     if (p.count < wanted || p.count > (type == ShapeType::Polygon ? kMaxPolygonVertices : 2))
         return false;
-    if (type == ShapeType::Segment ? p.radius != 0.0f : p.radius < 0.0f) return false;
+    if (detail::hasNoArea(type) ? p.radius != 0.0f : p.radius < 0.0f) return false;
     if (type == ShapeType::Capsule && !(p.radius > 0.0f)) return false;
     // Rounding grows with the coordinates: makePolygon's own hull and centroid are only that
     // exact, so the checks allow as much.
@@ -270,7 +271,7 @@ void readShapes(ByteReader& r, WorldState& s, Lookups& lookups) {
             return;
         }
         getRecord(r, size.shape, shape, [](auto& io, auto& x) { detail::shapeFields(io, x); });
-        bad(static_cast<int>(shape.type) <= static_cast<int>(ShapeType::Segment),
+        bad(static_cast<int>(shape.type) <= static_cast<int>(ShapeType::ChainSegment),
             "hold a shape of an unknown kind");
         if (detail::isPolygonal(shape.type)) {
             getRecord(r, size.polygon, shape.polygon,
@@ -279,7 +280,8 @@ void readShapes(ByteReader& r, WorldState& s, Lookups& lookups) {
                     shape.center.x == shape.polygon.centroid.x &&
                     shape.center.y == shape.polygon.centroid.y,
                 "hold a polygon that is not convex");
-            bad(shape.type != ShapeType::Segment || s.bodies[shape.body].type != BodyType::Dynamic,
+            bad(!detail::hasNoArea(shape.type) || (shape.body < s.bodies.size() &&
+                                                   s.bodies[shape.body].type != BodyType::Dynamic),
                 "hold a segment on a dynamic body");
         }
         bad(shape.body < s.bodies.size() && s.bodies[shape.body].live,
@@ -534,6 +536,7 @@ void World::restore(std::span<const std::uint8_t> bytes) {
         readWorkLists(r, *state, lookups);
         readEvents(r, *state);
         detail::readJoints(r, *state);
+        detail::readChains(r, *state);
         bad(r.remaining() == 0, "have data past the snapshot's end");
     } catch (...) { // an Error, or bad_alloc for a damaged count: damage is reported as such
         requireSum(sum, payload);

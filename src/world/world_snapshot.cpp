@@ -4,11 +4,12 @@
 // settings; every body, shape and contact slot (generation and liveness, then the fields of
 // snapshot_fields.hpp for live ones); each live body's shape and contact lists in list order; the
 // free lists and the awake bodies; the events of the last step and those waiting for the next;
-// the joints (snapshot_joints.hpp).
+// the joints (snapshot_joints.hpp); the chains (snapshot_chains.hpp).
 #include <cstring>
 
 #include "core/byte_io.hpp"
 #include "state/world_state.hpp"
+#include "world/snapshot_chains.hpp"
 #include "world/snapshot_fields.hpp"
 #include "world/snapshot_joints.hpp"
 
@@ -110,6 +111,7 @@ void writePayload(const WorldState& s, ByteWriter& w) {
         putRecord(w, size.hitEvent, e, [](auto& io, auto& h) { detail::hitEventFields(io, h); });
     }
     detail::writeJoints(s, w);
+    detail::writeChains(s, w);
 }
 
 } // namespace

@@ -125,6 +125,12 @@ World makeBusyWorld(BroadPhaseType type) {
     world.createCapsule(world.createBody(turning), {}, Capsule{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f});
     const BodyId ramp = world.createBody({});
     world.createSegment(ramp, {}, Segment{{10.0f, 0.5f}, {20.0f, 2.0f}});
+    // A chain of hills (right to left, facing up) with balls on it, and a freed chain slot.
+    const Vec2 hills[] = {{-22, 1}, {-24, 0.5f}, {-26, 1.5f}, {-28, 0.5f}, {-30, 2}, {-32, 1}};
+    world.createChain(ramp, {.points = hills});
+    world.destroyChain(world.createChain(ramp, {.points = hills}));
+    for (int i = 0; i < 3; ++i)
+        createCircle(world, {-25.0f - 1.5f * static_cast<float>(i), 4.0f}, 0.4f);
     const BodyId bullet = createCircle(world, {-30.0f, 5.0f}, 0.1f);
     world.setBullet(bullet, true);
     world.setLinearVelocity(bullet, {300.0f, -20.0f});
@@ -269,6 +275,8 @@ TEST_CASE("snapshot: damaged, truncated, foreign and wrong-version bytes are ref
     refusedUnchanged(longer);
     Bytes version = good;
     version[8] = static_cast<std::uint8_t>(kSnapshotVersion + 1);
+    refusedUnchanged(version);
+    version[8] = static_cast<std::uint8_t>(kSnapshotVersion - 1); // an older format
     refusedUnchanged(version);
     Bytes magic = good;
     magic[0] = 'X';
