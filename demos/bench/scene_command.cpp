@@ -1,11 +1,14 @@
 // rigid2d-bench scene: runs a scene file of demos/bench/FORMAT.md and prints FORMAT.md's one-line
 // report, plus the mean time of each stage of the step, the setup time and the peak resident
 // memory. Only World::step is timed (not loading the file, building the world or writing the
-// final state).
+// final state). A scene with joints adds its joint error (FORMAT.md, "Quality") after the last step
+// and the largest after any step, measured between steps, outside the timed calls.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +74,8 @@ struct SceneRun {
     std::vector<FinalBody> final; ///< with --quality: the final state, as a file would hold it
     std::size_t snapshotBytes = 0;
     double snapshotMs = 0, restoreMs = 0;
+    std::optional<JointError> jointError; ///< after the last step
+    double jointErrorMaxOverRun = 0;      ///< the largest max after any step (NaN if one was)
 };
 
 SceneOptions parseOptions(int argc, char** argv) {
@@ -106,9 +111,30 @@ SceneOptions parseOptions(int argc, char** argv) {
     return options;
 }
 
+// The bodies as a final-state file would hold them (shortest decimal forms), so that scoring
+// the file and scoring in process give the same figures.
+std::vector<FinalBody> finalBodies(const World& world, const std::vector<BodyId>& bodies) {
+    using scene_file::detail::shortestDouble;
+    std::vector<FinalBody> final;
+    final.reserve(bodies.size());
+    for (const BodyId body : bodies) {
+        const Vec2 p = world.position(body), v = world.linearVelocity(body);
+        final.push_back({shortestDouble(p.x), shortestDouble(p.y), shortestDouble(v.x),
+                         shortestDouble(v.y), shortestDouble(world.angle(body))});
+    }
+    return final;
+}
+
+// The joint error of the world now; a joint that came apart to a non-finite error makes it NaN.
+std::optional<JointError> jointErrorNow(const scene_file::SceneDesc& scene, const World& world,
+                                        const std::vector<BodyId>& bodies) {
+    return measureJoints(scene, finalBodies(world, bodies));
+}
+
 // The world goes through its bytes: a new World replaces it and the scene's ids are re-made for
 // it (the same slots; a new world has its own serial).
-void saveDestroyRestore(World& world, std::vector<BodyId>& bodies, SceneRun& run) {
+void saveDestroyRestore(World& world, std::vector<BodyId>& bodies, std::vector<JointId>& joints,
+                        SceneRun& run) {
     auto start = Clock::now();
     const std::vector<std::uint8_t> bytes = world.snapshot();
     run.snapshotMs = millisecondsBetween(start, Clock::now());
@@ -123,6 +149,12 @@ void saveDestroyRestore(World& world, std::vector<BodyId>& bodies, SceneRun& run
         bySlot[body.index] = body;
     });
     for (BodyId& body : bodies) body = bySlot.at(body.index);
+    std::vector<JointId> jointBySlot;
+    world.forEachJoint([&](JointId joint) {
+        if (joint.index >= jointBySlot.size()) jointBySlot.resize(std::size_t{joint.index} + 1);
+        jointBySlot[joint.index] = joint;
+    });
+    for (JointId& joint : joints) joint = jointBySlot.at(joint.index);
 }
 
 SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options, int steps,
@@ -131,17 +163,23 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
     const long residentBefore = currentResidentKilobytes();
     const auto setupStart = Clock::now();
     World world({.gravity = scene.gravity, .broadPhase = options.broadPhase});
-    std::vector<BodyId> bodies = scene_file::buildScene(scene, world);
+    std::vector<JointId> joints;
+    std::vector<BodyId> bodies = scene_file::buildScene(scene, world, &joints);
     run.setupMs = millisecondsBetween(setupStart, Clock::now());
 
     std::vector<double> stepMs;
     stepMs.reserve(static_cast<std::size_t>(steps));
     for (int i = 0; i < steps; ++i) {
-        if (i == options.snapshotAt) saveDestroyRestore(world, bodies, run);
+        if (i == options.snapshotAt) saveDestroyRestore(world, bodies, joints, run);
         const auto start = Clock::now();
         world.step(scene.timeStep);
         stepMs.push_back(millisecondsBetween(start, Clock::now()));
         run.stages.add(world.stats());
+        if (!joints.empty()) {
+            const JointError now = *jointErrorNow(scene, world, bodies);
+            const double worst = now.nonfinite > 0 ? std::nan("") : now.max;
+            if (!(worst <= run.jointErrorMaxOverRun)) run.jointErrorMaxOverRun = worst;
+        }
     }
     run.worldKilobytes = std::max(0L, peakResidentKilobytes() - residentBefore);
     run.step = summarize(std::move(stepMs));
@@ -149,17 +187,9 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
     for (BodyId body : bodies)
         if (world.bodyType(body) == BodyType::Dynamic && world.isAwake(body))
             ++run.awakeDynamicBodies;
-    if (writeFinalState) scene_file::writeFinalState(world, bodies, options.finalState);
-    if (options.quality) {
-        // The numbers a final-state file holds (shortest decimal forms), so that scoring the
-        // file and scoring in process give the same figures.
-        using scene_file::detail::shortestDouble;
-        for (const BodyId body : bodies) {
-            const Vec2 p = world.position(body), v = world.linearVelocity(body);
-            run.final.push_back({shortestDouble(p.x), shortestDouble(p.y), shortestDouble(v.x),
-                                 shortestDouble(v.y), shortestDouble(world.angle(body))});
-        }
-    }
+    if (writeFinalState) scene_file::writeFinalState(world, bodies, joints, options.finalState);
+    if (options.quality) run.final = finalBodies(world, bodies);
+    if (!joints.empty()) run.jointError = jointErrorNow(scene, world, bodies);
     return run;
 }
 
@@ -178,7 +208,17 @@ std::string formatReport(const scene_file::SceneDesc& scene, const SceneOptions&
         steps, statsFields(run.step).c_str(), run.step.total, run.awakeDynamicBodies, st.pairs,
         st.contacts, st.gather, st.solve, st.continuous, st.refit, st.sleep, run.setupMs,
         peakResidentKilobytes(), run.worldKilobytes);
-    return buffer + repeatField(means) + "}";
+    std::string report = buffer;
+    if (run.jointError) {
+        const JointError& e = *run.jointError;
+        std::snprintf(buffer, sizeof buffer,
+                      ", \"joint_error\": {\"joints\": %d, \"nonfinite\": %d, \"final_max\": %s, "
+                      "\"final_mean\": %s, \"max_over_run\": %s}",
+                      e.joints, e.nonfinite, jsonNumber(e.max).c_str(), jsonNumber(e.mean).c_str(),
+                      jsonNumber(run.jointErrorMaxOverRun).c_str());
+        report += buffer;
+    }
+    return report + repeatField(means) + "}";
 }
 
 } // namespace
