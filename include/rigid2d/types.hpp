@@ -20,9 +20,9 @@ enum class BodyType : std::uint8_t {
 inline constexpr float kMaxGravity = 1e6f;
 inline constexpr float kMaxGravityScale = 1e6f;
 
-/// Largest spring and push-out frequency a joint or the world accepts (Hz): beyond it the soft
-/// step's coefficients would overflow a float.
-inline constexpr float kMaxJointHertz = 1e6f;
+/// Largest frequency (Hz) and damping ratio of a soft constraint (contacts, joints, springs):
+/// beyond them the soft step's coefficients would overflow a float.
+inline constexpr float kMaxHertz = 1e6f;
 
 struct WorldDef {
     /// m/s². Earth-like, with y up. Components within ±kMaxGravity.
@@ -37,11 +37,12 @@ struct WorldDef {
     bool enableSleep = true;
     /// Continuous collision of `bullet` bodies against static shapes.
     bool enableContinuous = true;
-    /// Hz. Stiffness of the soft contact constraint; a fraction of the substep rate.
+    /// Hz, in (0, kMaxHertz]. Stiffness of the soft contact constraint; a fraction of the substep
+    /// rate.
     float contactHertz = 30.0f;
     /// Dimensionless damping ratio of the soft contact; heavily damped so stacks do not bounce.
     float contactDampingRatio = 10.0f;
-    /// Hz, in (0, kMaxJointHertz]. Stiffness of the push-out that holds rigid joints and joint
+    /// Hz, in (0, kMaxHertz]. Stiffness of the push-out that holds rigid joints and joint
     /// limits together: twice the contacts', since a joint should not stretch under load.
     float jointHertz = 60.0f;
     /// Dimensionless, >= 0. Damping of that push-out, so a chain pulled taut does not ring.

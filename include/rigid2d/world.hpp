@@ -30,8 +30,9 @@ struct WorldAccess; ///< white-box tests only (defined there)
 inline constexpr float kMinTimeStep = 1e-6f;
 inline constexpr float kMaxTimeStep = 1.0f;
 
-/// The format version `World::snapshot` writes; `World::restore` reads this version only.
-inline constexpr std::uint32_t kSnapshotVersion = 1;
+/// The format version `World::snapshot` writes; `World::restore` reads this version only
+/// (2: joints and the joint settings of WorldDef).
+inline constexpr std::uint32_t kSnapshotVersion = 2;
 
 /// One exact ray hit against a shape.
 struct RayHit {
@@ -270,8 +271,8 @@ public:
     [[nodiscard]] SensorEvents sensorEvents() const noexcept;
 
     // --- snapshots: save games, rollback, replays
-    /// The whole world as bytes: settings, bodies, shapes, contacts with their warm-start
-    /// impulses, sleep state, the broad-phase kind and the events of the last step. Stepping on
+    /// The whole world as bytes: settings, bodies, shapes, contacts and joints with their
+    /// warm-start impulses, sleep state, the broad-phase kind and the events of the last step. Stepping on
     /// after `restore` gives the same bits as stepping on from here. The bytes are little-endian
     /// (portable between hosts), versioned and checksummed. Refused when the world runs a
     /// user-written broad phase (it cannot be made again); set a built-in kind first.

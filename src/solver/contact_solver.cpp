@@ -156,6 +156,10 @@ Softness makeSoftness(float hertz, float dampingRatio, float h) noexcept {
     if (hertz == 0.0f) return {0.0f, 1.0f, 0.0f};
     const float omega = 2.0f * 3.14159265358979f * hertz;
     const float a1 = 2.0f * dampingRatio + h * omega;
+    // Where the formulas below would divide zero by zero (the frequency and damping ratio are
+    // bounded by kMaxHertz, so nothing overflows): a spring with neither stiffness nor damping to
+    // speak of pushes nothing.
+    if (!(a1 > 1e-30f)) return {0.0f, 0.0f, 1.0f};
     const float a2 = h * omega * a1;
     const float a3 = 1.0f / (1.0f + a2);
     return {omega / a1, a2 * a3, a3};
@@ -193,8 +197,7 @@ struct SubstepSettings {
     s.inverseH = 1.0f / s.h;
     s.contact = makeSoftness(settings.contactHertz, settings.contactDampingRatio, s.h);
     s.stiff = makeSoftness(2.0f * settings.contactHertz, settings.contactDampingRatio, s.h);
-    s.joint = {s.h, s.inverseH,
-               makeSoftness(settings.jointHertz, settings.jointDampingRatio, s.h)};
+    s.joint = {s.h, s.inverseH, makeSoftness(settings.jointHertz, settings.jointDampingRatio, s.h)};
     return s;
 }
 

@@ -15,6 +15,7 @@
 #include "core/byte_io.hpp"
 #include "state/body.hpp"
 #include "state/contact.hpp"
+#include "state/joint.hpp"
 #include "state/shape.hpp"
 
 namespace rigid2d::detail {
@@ -145,6 +146,8 @@ void worldDefFields(Io& io, Def& def) {
     io(def.enableContinuous);
     io(def.contactHertz);
     io(def.contactDampingRatio);
+    io(def.jointHertz);
+    io(def.jointDampingRatio);
     io(def.maxContactPushSpeed);
     io(def.maxContactMassRatio);
     io(def.restitutionThreshold);
@@ -248,6 +251,46 @@ void manifoldPointFields(Io& io, P& p) {
     io(p.maxNormalImpulse);
     io(p.approachSpeed);
     io(p.id);
+}
+
+/// A joint with its bodies (its list links are saved as each body's joint list).
+template <class Io, class J>
+void jointFields(Io& io, J& joint) {
+    io(joint.type);
+    io(joint.collideConnected);
+    io(joint.edges[0].body);
+    io(joint.edges[1].body);
+    io(joint.localAnchorA);
+    io(joint.localAnchorB);
+    io(joint.referenceAngle);
+    io(joint.localAxisA);
+    io(joint.target);
+    auto& p = joint.params;
+    io(p.enableLimit);
+    io(p.enableMotor);
+    io(p.enableSpring);
+    io(p.lower);
+    io(p.upper);
+    io(p.motorSpeed);
+    io(p.maxMotorForce);
+    io(p.hertz);
+    io(p.dampingRatio);
+    io(p.angularHertz);
+    io(p.angularDampingRatio);
+    io(p.length);
+    io(p.maxForce);
+    auto& i = joint.impulses;
+    io(i.linear);
+    io(i.perpendicular);
+    io(i.angular);
+    io(i.length);
+    io(i.spring);
+    io(i.motor);
+    io(i.lower);
+    io(i.upper);
+    io(joint.reactionForce);
+    io(joint.reactionTorque);
+    io(joint.userData);
 }
 
 } // namespace rigid2d::detail

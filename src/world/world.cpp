@@ -39,12 +39,15 @@ void detail::checkWorldDef(const WorldDef& def, std::string_view fn) {
     auto nonNegative = [&](float value, std::string_view field) {
         require(isFinite(value) && value >= 0.0f, fn, field, "must be finite and >= 0", value);
     };
-    positive(def.contactHertz, "def.contactHertz");
-    nonNegative(def.contactDampingRatio, "def.contactDampingRatio");
-    require(isFinite(def.jointHertz) && def.jointHertz > 0.0f && def.jointHertz <= kMaxJointHertz,
-            fn, "def.jointHertz", "must be in (0, kMaxJointHertz = 1e6]", def.jointHertz);
+    require(isFinite(def.contactHertz) && def.contactHertz > 0.0f && def.contactHertz <= kMaxHertz,
+            fn, "def.contactHertz", "must be in (0, kMaxHertz = 1e6]", def.contactHertz);
+    require(isFinite(def.contactDampingRatio) && def.contactDampingRatio >= 0.0f &&
+                def.contactDampingRatio <= kMaxHertz,
+            fn, "def.contactDampingRatio", "must be in [0, 1e6]", def.contactDampingRatio);
+    require(isFinite(def.jointHertz) && def.jointHertz > 0.0f && def.jointHertz <= kMaxHertz, fn,
+            "def.jointHertz", "must be in (0, kMaxHertz = 1e6]", def.jointHertz);
     require(isFinite(def.jointDampingRatio) && def.jointDampingRatio >= 0.0f &&
-                def.jointDampingRatio <= kMaxJointHertz,
+                def.jointDampingRatio <= kMaxHertz,
             fn, "def.jointDampingRatio", "must be in [0, 1e6]", def.jointDampingRatio);
     positive(def.maxContactPushSpeed, "def.maxContactPushSpeed");
     require(isFinite(def.maxContactMassRatio) &&

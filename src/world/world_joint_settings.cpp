@@ -222,11 +222,11 @@ void World::enableJointSpring(JointId id, bool enable) {
 void World::setJointSpring(JointId id, float hertz, float dampingRatio) {
     constexpr std::string_view fn = "World::setJointSpring";
     Joint& joint = changing(*m_state, id, fn, kSprung);
-    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxJointHertz, fn, "hertz",
-            "must be in [0, kMaxJointHertz = 1e6]", hertz);
+    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxHertz, fn, "hertz",
+            "must be in [0, kMaxHertz = 1e6]", hertz);
     require(joint.type != JointType::Mouse || hertz > 0.0f, fn, "hertz",
             "must be > 0 for a mouse joint", hertz);
-    require(isFinite(dampingRatio) && dampingRatio >= 0.0f && dampingRatio <= kMaxJointHertz, fn,
+    require(isFinite(dampingRatio) && dampingRatio >= 0.0f && dampingRatio <= kMaxHertz, fn,
             "dampingRatio", "must be in [0, 1e6]", dampingRatio);
     joint.params.hertz = hertz;
     joint.params.dampingRatio = dampingRatio;
@@ -236,9 +236,9 @@ void World::setJointSpring(JointId id, float hertz, float dampingRatio) {
 void World::setWeldAngularSpring(JointId id, float hertz, float dampingRatio) {
     constexpr std::string_view fn = "World::setWeldAngularSpring";
     Joint& joint = changing(*m_state, id, fn, {JointType::Weld});
-    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxJointHertz, fn, "hertz",
-            "must be in [0, kMaxJointHertz = 1e6]", hertz);
-    require(isFinite(dampingRatio) && dampingRatio >= 0.0f && dampingRatio <= kMaxJointHertz, fn,
+    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxHertz, fn, "hertz",
+            "must be in [0, kMaxHertz = 1e6]", hertz);
+    require(isFinite(dampingRatio) && dampingRatio >= 0.0f && dampingRatio <= kMaxHertz, fn,
             "dampingRatio", "must be in [0, 1e6]", dampingRatio);
     joint.params.angularHertz = hertz;
     joint.params.angularDampingRatio = dampingRatio;

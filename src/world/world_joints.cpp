@@ -24,9 +24,9 @@ void checkRange(std::string_view fn, std::string_view field, float value, float 
 
 void checkSpring(std::string_view fn, std::string_view hertzField, float hertz,
                  std::string_view dampingField, float damping) {
-    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxJointHertz, fn, hertzField,
-            "must be in [0, kMaxJointHertz = 1e6]", hertz);
-    require(isFinite(damping) && damping >= 0.0f && damping <= kMaxJointHertz, fn, dampingField,
+    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxHertz, fn, hertzField,
+            "must be in [0, kMaxHertz = 1e6]", hertz);
+    require(isFinite(damping) && damping >= 0.0f && damping <= kMaxHertz, fn, dampingField,
             "must be in [0, 1e6]", damping);
 }
 

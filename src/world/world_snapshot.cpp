@@ -4,7 +4,7 @@
 // size (u64) and its checksum (u64), then the payload: the world's settings; every body, shape and
 // contact slot (generation and liveness, then the fields of snapshot_fields.hpp for live ones);
 // each live body's shape and contact lists in list order; the free lists and the awake bodies; the
-// events of the last step and those waiting for the next.
+// events of the last step and those waiting for the next; the joints (snapshot_joints.hpp).
 //
 // Restore builds a complete new WorldState, checks every index and list against the others, and
 // only then replaces the old one, so bad bytes are refused with the world unchanged. The broad
@@ -18,6 +18,7 @@
 #include "rigid2d/geometry.hpp"
 #include "state/world_state.hpp"
 #include "world/snapshot_fields.hpp"
+#include "world/snapshot_joints.hpp"
 
 namespace rigid2d {
 
@@ -150,6 +151,7 @@ void writePayload(const WorldState& s, ByteWriter& w) {
             io(h.approachSpeed);
         });
     }
+    detail::writeJoints(s, w);
 }
 
 } // namespace
@@ -572,6 +574,7 @@ void World::restore(std::span<const std::uint8_t> bytes) {
     readBodyLists(r, *state);
     readWorkLists(r, *state);
     readEvents(r, *state);
+    detail::readJoints(r, *state);
     bad(r.remaining() == 0, "have data past the snapshot's end");
     insertProxies(*state);
     m_state = std::move(state);

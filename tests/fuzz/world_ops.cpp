@@ -85,6 +85,8 @@ enum Op : unsigned {
     kCreatePolygon,
     kCreateCapsule,
     kCreateSegment,
+    kCreateJoint,
+    kChangeJoint,
     kOpCount
 };
 
@@ -119,10 +121,17 @@ Fingerprint::Fingerprint(const World& world)
             details.push_back(static_cast<std::uint32_t>(f.groupIndex));
         });
     });
+    details.push_back(world.jointCount());
+    world.forEachJoint([&](JointId joint) {
+        details.push_back((std::uint64_t{joint.index} << 32) | joint.generation);
+        const Vec2 a = world.jointAnchorA(joint), b = world.jointAnchorB(joint);
+        details.push_back((bits(a.x) << 32) | bits(a.y));
+        details.push_back((bits(b.x) << 32) | bits(b.y));
+        details.push_back(bits(world.jointSpringHertz(joint)));
+    });
 }
 
-template <class Call>
-bool WorldOps::attempt(std::string_view op, Call&& call) {
+bool WorldOps::attempt(std::string_view op, FunctionRef<void()> call) {
     const Fingerprint before(m_world);
     try {
         call();
@@ -512,6 +521,8 @@ void WorldOps::runOne(FuzzInput& in, unsigned op) {
         (void)attempt("World::setGravity", [&] { m_world.setGravity(gravity); });
         return;
     }
+    case kCreateJoint: createJoint(in); return;
+    case kChangeJoint: changeJoint(in); return;
     case kStep: step(in); return;
     case kQueryAABB:
     case kCastRay:

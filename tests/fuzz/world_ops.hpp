@@ -63,13 +63,17 @@ public:
 
 private:
     void runOne(FuzzInput& in, unsigned op);
-    template <class Call>
-    bool attempt(std::string_view op, Call&& call);
+    /// Runs one public call: it succeeds, or throws rigid2d::Error with the world unchanged.
+    bool attempt(std::string_view op, FunctionRef<void()> call);
     void step(FuzzInput& in);
     void query(FuzzInput& in, unsigned kind);
 
     BodyId pickBody(FuzzInput& in);
     ShapeId pickShape(FuzzInput& in);
+    // joint_ops.cpp
+    JointId pickJoint(FuzzInput& in);
+    void createJoint(FuzzInput& in);
+    void changeJoint(FuzzInput& in);
     BodyDef bodyDef(FuzzInput& in);
     ShapeDef shapeDef(FuzzInput& in);
     BroadPhaseConfig broadPhaseConfig(FuzzInput& in);
@@ -80,6 +84,7 @@ private:
     World& m_world;
     std::vector<BodyId> m_bodies; ///< every body ever made, destroyed ones too (stale ids)
     std::vector<ShapeId> m_shapes;
+    std::vector<JointId> m_joints;
     std::size_t m_steps = 0;
     std::vector<std::uint64_t> m_trace;
 };

@@ -58,3 +58,41 @@ TEST_CASE("fuzz: a grid with a large box and many corner-straddling circles") {
     CHECK(allFinite(world));
     world.broadPhase().validate();
 }
+
+// A spring of denormal hertz and no damping: its soft coefficients divided zero by zero and the
+// joint's impulses, then its bodies, went NaN (found by the snapshot fuzzer). Such a spring now
+// pushes nothing; a contact hertz whose coefficients would overflow is refused.
+TEST_CASE("fuzz: a joint spring of denormal hertz and no damping, a huge contact hertz") {
+    World world;
+    const BodyId ground = world.createBody({});
+    BodyDef def;
+    def.type = BodyType::Dynamic;
+    def.position = {9.0f, 3.0f};
+    const BodyId body = world.createBody(def);
+    (void)world.createCircle(body, {}, Circle{{0.0f, 0.0f}, 0.5f});
+    PrismaticJointDef slider;
+    slider.bodyA = ground;
+    slider.bodyB = body;
+    slider.anchor = def.position;
+    slider.axis = {-0.447214f, 0.894427f};
+    slider.enableSpring = true;
+    slider.hertz = 1.4013e-45f;
+    slider.dampingRatio = 0.0f;
+    const JointId joint = world.createPrismaticJoint(slider);
+    for (int i = 0; i < 3; ++i) world.step(kDefaultTimeStep);
+    CHECK(allFinite(world));
+    CHECK(std::isfinite(world.jointReactionForce(joint).x));
+    CHECK(std::isfinite(world.jointReactionTorque(joint)));
+
+    WorldDef stiff;
+    stiff.contactHertz = 3e38f;
+    CHECK_THROWS_AS(World{stiff}, Error);
+    stiff.contactHertz = kMaxHertz;
+    stiff.contactDampingRatio = kMaxHertz;
+    stiff.substeps = 1;
+    World hard(stiff);
+    createFloor(hard);
+    createCircle(hard, {0.0f, 0.45f}, 0.5f);
+    for (int i = 0; i < 10; ++i) hard.step(kMaxTimeStep);
+    CHECK(allFinite(hard));
+}

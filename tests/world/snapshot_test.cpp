@@ -18,6 +18,72 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
+// One joint of every kind (a swinging chain with limits and motors, a rope, a slider, a weld, a
+// wheel, a mouse joint) and a freed joint slot.
+void addJoints(World& world) {
+    const BodyId ceiling = world.createBody(BodyDef{.position = {-30.0f, 20.0f}});
+    BodyId previous = ceiling;
+    for (int i = 0; i < 4; ++i) {
+        const Vec2 p{-29.5f + static_cast<float>(i), 20.0f};
+        BodyDef def;
+        def.type = BodyType::Dynamic;
+        def.position = p;
+        const BodyId link = world.createBody(def);
+        world.createBox(link, {}, Box{{0.0f, 0.0f}, {0.5f, 0.1f}});
+        RevoluteJointDef hinge;
+        hinge.bodyA = previous;
+        hinge.bodyB = link;
+        hinge.anchor = p - Vec2{0.5f, 0.0f};
+        hinge.enableLimit = i % 2 == 0;
+        hinge.lowerAngle = -1.0f;
+        hinge.upperAngle = 0.5f;
+        hinge.enableMotor = i == 3;
+        hinge.motorSpeed = 2.0f;
+        hinge.maxMotorTorque = 5.0f;
+        world.createRevoluteJoint(hinge);
+        previous = link;
+    }
+    DistanceJointDef rope;
+    rope.bodyA = ceiling;
+    rope.bodyB = createCircle(world, {-34.0f, 20.0f}, 0.3f);
+    rope.anchorA = world.position(ceiling);
+    rope.anchorB = world.position(rope.bodyB);
+    rope.minLength = 0.0f;
+    rope.maxLength = 5.0f;
+    rope.enableSpring = true;
+    world.createDistanceJoint(rope);
+    PrismaticJointDef slider;
+    slider.bodyA = ceiling;
+    slider.bodyB = createBox(world, {-30.0f, 17.0f}, {0.3f, 0.3f});
+    slider.anchor = {-30.0f, 17.0f};
+    slider.axis = {1.0f, 1.0f};
+    slider.enableSpring = true;
+    slider.hertz = 2.0f;
+    slider.dampingRatio = 0.1f;
+    world.createPrismaticJoint(slider);
+    WeldJointDef weld;
+    weld.bodyA = slider.bodyB;
+    weld.bodyB = createCircle(world, {-29.5f, 17.0f}, 0.2f);
+    weld.anchor = {-29.7f, 17.0f};
+    weld.angularHertz = 3.0f;
+    const JointId doomed = world.createWeldJoint(weld);
+    world.destroyJoint(doomed); // a freed slot
+    world.createWeldJoint(weld);
+    WheelJointDef wheel;
+    wheel.bodyA = createBox(world, {-36.0f, 2.0f}, {1.0f, 0.25f});
+    wheel.bodyB = createCircle(world, {-36.0f, 1.0f}, 0.4f);
+    wheel.anchor = {-36.0f, 1.0f};
+    wheel.enableMotor = true;
+    wheel.motorSpeed = -3.0f;
+    wheel.maxMotorTorque = 10.0f;
+    world.createWheelJoint(wheel);
+    MouseJointDef mouse;
+    mouse.body = createCircle(world, {-25.0f, 10.0f}, 0.5f);
+    mouse.target = {-25.0f, 10.0f};
+    mouse.maxForce = 100.0f;
+    world.setJointTarget(world.createMouseJoint(mouse), {-24.0f, 12.0f});
+}
+
 // A world with something of everything a snapshot must carry: a settling stack (contacts with
 // warm-start impulses), a sleeping island, a sensor with a visitor, a bullet, freed body, shape
 // and contact slots, a shape added since the last step (a moved proxy) and end events waiting
@@ -59,6 +125,7 @@ World makeBusyWorld(BroadPhaseType type) {
     const BodyId bullet = createCircle(world, {-30.0f, 5.0f}, 0.1f);
     world.setBullet(bullet, true);
     world.setLinearVelocity(bullet, {300.0f, -20.0f});
+    addJoints(world);
     stepFor(world, 0.5f);
     for (int i = 0; i < 40; i += 3) world.destroyBody(balls[static_cast<std::size_t>(i)]);
     stepFor(world, 0.25f);
@@ -97,6 +164,7 @@ TEST_CASE("snapshot: restoring into a new world steps on to the same bits, on ev
         World copy;
         copy.restore(bytes);
         CHECK(copy.bodyCount() == original.bodyCount());
+        CHECK(copy.jointCount() == original.jointCount());
         CHECK((copy.def().broadPhase == type));
         CHECK(copy.snapshot() == bytes); // nothing lost or changed by the round trip
         CHECK(stateHash(copy) == stateHash(original));
@@ -177,7 +245,7 @@ TEST_CASE("snapshot: damaged, truncated, foreign and wrong-version bytes are ref
     longer.push_back(0);
     refusedUnchanged(longer);
     Bytes version = good;
-    version[8] = 2;
+    version[8] = static_cast<std::uint8_t>(kSnapshotVersion + 1);
     refusedUnchanged(version);
     Bytes magic = good;
     magic[0] = 'X';
