@@ -111,24 +111,22 @@ SceneOptions parseOptions(int argc, char** argv) {
     return options;
 }
 
-// The bodies as a final-state file would hold them (shortest decimal forms), so that scoring
-// the file and scoring in process give the same figures.
-std::vector<FinalBody> finalBodies(const World& world, const std::vector<BodyId>& bodies) {
-    using scene_file::detail::shortestDouble;
+// The bodies' state now. `asWritten` rounds each number to the shortest decimal form a final-state
+// file holds, so that scoring the file and scoring in process give the same figures; the error
+// measured after every step skips that (it is slow, and no file is compared with it).
+std::vector<FinalBody> finalBodies(const World& world, const std::vector<BodyId>& bodies,
+                                   bool asWritten) {
+    const auto number = [&](float x) {
+        return asWritten ? scene_file::detail::shortestDouble(x) : double{x};
+    };
     std::vector<FinalBody> final;
     final.reserve(bodies.size());
     for (const BodyId body : bodies) {
         const Vec2 p = world.position(body), v = world.linearVelocity(body);
-        final.push_back({shortestDouble(p.x), shortestDouble(p.y), shortestDouble(v.x),
-                         shortestDouble(v.y), shortestDouble(world.angle(body))});
+        final.push_back(
+            {number(p.x), number(p.y), number(v.x), number(v.y), number(world.angle(body))});
     }
     return final;
-}
-
-// The joint error of the world now; a joint that came apart to a non-finite error makes it NaN.
-std::optional<JointError> jointErrorNow(const scene_file::SceneDesc& scene, const World& world,
-                                        const std::vector<BodyId>& bodies) {
-    return measureJoints(scene, finalBodies(world, bodies));
 }
 
 // The world goes through its bytes: a new World replaces it and the scene's ids are re-made for
@@ -176,7 +174,8 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
         stepMs.push_back(millisecondsBetween(start, Clock::now()));
         run.stages.add(world.stats());
         if (!joints.empty()) {
-            const JointError now = *jointErrorNow(scene, world, bodies);
+            const JointError now = *measureJoints(scene, finalBodies(world, bodies, false));
+            // A joint that came apart to a non-finite error makes the run's max NaN.
             const double worst = now.nonfinite > 0 ? std::nan("") : now.max;
             if (!(worst <= run.jointErrorMaxOverRun)) run.jointErrorMaxOverRun = worst;
         }
@@ -188,8 +187,11 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
         if (world.bodyType(body) == BodyType::Dynamic && world.isAwake(body))
             ++run.awakeDynamicBodies;
     if (writeFinalState) scene_file::writeFinalState(world, bodies, joints, options.finalState);
-    if (options.quality) run.final = finalBodies(world, bodies);
-    if (!joints.empty()) run.jointError = jointErrorNow(scene, world, bodies);
+    if (options.quality || !joints.empty()) {
+        std::vector<FinalBody> final = finalBodies(world, bodies, true);
+        if (!joints.empty()) run.jointError = measureJoints(scene, final);
+        if (options.quality) run.final = std::move(final);
+    }
     return run;
 }
 
