@@ -3,7 +3,11 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS rigid2d EXPORT rigid2dTargets
+set(installed_targets rigid2d)
+if(RIGID2D_BUILD_THREADS)
+  list(APPEND installed_targets rigid2d-threads)
+endif()
+install(TARGETS ${installed_targets} EXPORT rigid2dTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/rigid2d DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's Quick start. On a fresh Debian 12 machine with git, cmake and g++:
 #   cmake/quickstart.sh demo [SCENE]   build, run a demo scene headless, write pictures to out/
-#   cmake/quickstart.sh test           build the test build, the ASan+UBSan build and the libFuzzer
+#   cmake/quickstart.sh test           build the test build, the ASan+UBSan build, the ThreadSanitizer
+#                                      build (threaded tests only) and the libFuzzer
 #                                      build (clang), run every test (the fuzz targets 40 s each)
 # Missing Debian packages are installed when run as root; otherwise the exact apt-get line is printed.
 set -euo pipefail
@@ -40,7 +41,7 @@ case "${1:-}" in
     ;;
   test)
     ensure_packages
-    for preset in ci asan fuzz; do
+    for preset in ci asan tsan fuzz; do
       cmake --preset "$preset" >/dev/null
       cmake --build --preset "$preset" -j "$jobs"
       ctest --preset "$preset" -j "$jobs"

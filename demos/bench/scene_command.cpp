@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "json_numbers.hpp"
 #include "quality.hpp"
 #include "rigid2d/rigid2d.hpp"
+#include "rigid2d/thread_pool.hpp"
 #include "scene_file.hpp"
 #include "timing.hpp"
 
@@ -27,13 +29,19 @@ namespace {
 constexpr const char* kUsage =
     "usage: rigid2d-bench scene --scene FILE [--broadphase NAME] [--steps N] [--final-state OUT]\n"
     "                           [--repeat K] [--json-out FILE] [--quality] [--snapshot-at K]\n"
+    "                           [--threads N]\n"
     "  NAME: brute_force | grid | spatial_hash (default) | sap | tree | hierarchical_hash |\n"
     "        quadtree | sorted_grid | auto\n"
     "  --steps: default the scene's own; --repeat K: K runs, the one with the median mean is\n"
     "  reported; --final-state: FORMAT.md's final state of every body, in file order;\n"
     "  --quality: adds \"quality\", the figures `rigid2d-bench quality` gives for that state;\n"
     "  --snapshot-at K: after K steps the world is saved to bytes, destroyed, restored from them\n"
-    "  and run on (the final state equals an uninterrupted run's); adds \"snapshot\" (bytes, ms)\n";
+    "  and run on (the final state equals an uninterrupted run's); adds \"snapshot\": its bytes,\n"
+    "  the median ms of 5 snapshots into a new buffer (snapshot_ms) and into a reused one\n"
+    "  (snapshot_reused_ms), of 5 restores into a new world (restore_ms), and the median ms of\n"
+    "  the steps after the restore (step_median_ms), which the other three should stay under\n"
+    "  --threads N: the step on N workers of a rigid2d::ThreadPool (default 1: no pool, the\n"
+    "  calling thread only); the final state is the same for every N\n";
 
 struct SceneOptions {
     std::string scene;
@@ -44,6 +52,7 @@ struct SceneOptions {
     std::string jsonOut;
     bool quality = false;
     int snapshotAt = -1; ///< -1: no snapshot
+    int threads = 1;
 };
 
 /// Mean ms per step of each stage of World::step, in StepStats order.
@@ -65,6 +74,15 @@ struct StageMeans {
     }
 };
 
+/// What --snapshot-at measures: each time the median of kSnapshotRuns, since one save or restore
+/// of a big world takes about a step and a single reading is at the mercy of the machine.
+struct SnapshotTimes {
+    std::size_t bytes = 0;
+    double snapshotMs = 0, snapshotReusedMs = 0, restoreMs = 0;
+    double stepMedianMs = 0; ///< the steps after the restore: the world that was saved
+};
+constexpr int kSnapshotRuns = 5;
+
 struct SceneRun {
     TimeStats step;
     StageMeans stages;
@@ -72,8 +90,7 @@ struct SceneRun {
     int awakeDynamicBodies = 0;
     long worldKilobytes = 0;      ///< growth of the peak resident set while building and stepping
     std::vector<FinalBody> final; ///< with --quality: the final state, as a file would hold it
-    std::size_t snapshotBytes = 0;
-    double snapshotMs = 0, restoreMs = 0;
+    SnapshotTimes snapshot;
     std::optional<JointError> jointError; ///< after the last step
     double jointErrorMaxOverRun = 0;      ///< the largest max after any step (NaN if one was)
 };
@@ -100,6 +117,8 @@ SceneOptions parseOptions(int argc, char** argv) {
             options.jsonOut = args.text();
         } else if (flag == "--quality") {
             options.quality = true;
+        } else if (flag == "--threads") {
+            options.threads = args.threads();
         } else if (flag == "--snapshot-at") {
             options.snapshotAt = args.integer();
             if (options.snapshotAt < 0) args.fail("--snapshot-at must be at least 0");
@@ -130,17 +149,38 @@ std::vector<FinalBody> finalBodies(const World& world, const std::vector<BodyId>
 }
 
 // The world goes through its bytes: a new World replaces it and the scene's ids are re-made for
-// it (the same slots; a new world has its own serial).
-void saveDestroyRestore(World& world, std::vector<BodyId>& bodies, std::vector<JointId>& joints,
-                        SceneRun& run) {
-    auto start = Clock::now();
-    const std::vector<std::uint8_t> bytes = world.snapshot();
-    run.snapshotMs = millisecondsBetween(start, Clock::now());
-    run.snapshotBytes = bytes.size();
-    world = World();
-    start = Clock::now();
-    world.restore(bytes);
-    run.restoreMs = millisecondsBetween(start, Clock::now());
+// it (the same slots; a new world has its own serial). Every snapshot is the same bytes and every
+// restore the same world, so the repeats only serve the timing; the last restore is run on.
+void saveDestroyRestore(World& world, const WorldDef& def, std::vector<BodyId>& bodies,
+                        std::vector<JointId>& joints, SnapshotTimes& times) {
+    std::vector<double> ms;
+    std::vector<std::uint8_t> bytes;
+    for (int k = 0; k < kSnapshotRuns; ++k) {
+        const auto start = Clock::now();
+        bytes = world.snapshot();
+        ms.push_back(millisecondsBetween(start, Clock::now()));
+    }
+    times.snapshotMs = summarize(std::move(ms)).median;
+    times.bytes = bytes.size();
+    ms.clear();
+    std::vector<std::uint8_t> reused;
+    world.snapshot(reused); // sizes the buffer, as a rollback loop's first frame would
+    for (int k = 0; k < kSnapshotRuns; ++k) {
+        const auto start = Clock::now();
+        world.snapshot(reused);
+        ms.push_back(millisecondsBetween(start, Clock::now()));
+    }
+    times.snapshotReusedMs = summarize(std::move(ms)).median;
+    ms.clear();
+    world = World(def); // the scheduler is not in the bytes: the new world brings its own
+    for (int k = 0; k < kSnapshotRuns; ++k) {
+        World restored(def);
+        const auto start = Clock::now();
+        restored.restore(bytes);
+        ms.push_back(millisecondsBetween(start, Clock::now()));
+        if (k + 1 == kSnapshotRuns) world = std::move(restored);
+    }
+    times.restoreMs = summarize(std::move(ms)).median;
     std::vector<BodyId> bySlot;
     world.forEachBody([&](BodyId body) {
         if (body.index >= bySlot.size()) bySlot.resize(std::size_t{body.index} + 1);
@@ -156,11 +196,13 @@ void saveDestroyRestore(World& world, std::vector<BodyId>& bodies, std::vector<J
 }
 
 SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options, int steps,
-                 bool writeFinalState) {
+                 bool writeFinalState, ThreadPool* pool) {
     SceneRun run;
     const long residentBefore = currentResidentKilobytes();
     const auto setupStart = Clock::now();
-    World world({.gravity = scene.gravity, .broadPhase = options.broadPhase});
+    WorldDef def{.gravity = scene.gravity, .broadPhase = options.broadPhase};
+    if (pool != nullptr) pool->attach(def);
+    World world(def);
     std::vector<JointId> joints;
     std::vector<BodyId> bodies = scene_file::buildScene(scene, world, &joints);
     run.setupMs = millisecondsBetween(setupStart, Clock::now());
@@ -168,7 +210,7 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
     std::vector<double> stepMs;
     stepMs.reserve(static_cast<std::size_t>(steps));
     for (int i = 0; i < steps; ++i) {
-        if (i == options.snapshotAt) saveDestroyRestore(world, bodies, joints, run);
+        if (i == options.snapshotAt) saveDestroyRestore(world, def, bodies, joints, run.snapshot);
         const auto start = Clock::now();
         world.step(scene.timeStep);
         stepMs.push_back(millisecondsBetween(start, Clock::now()));
@@ -181,6 +223,9 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
         }
     }
     run.worldKilobytes = std::max(0L, peakResidentKilobytes() - residentBefore);
+    if (options.snapshotAt >= 0 && options.snapshotAt < steps)
+        run.snapshot.stepMedianMs =
+            summarize({stepMs.begin() + options.snapshotAt, stepMs.end()}).median;
     run.step = summarize(std::move(stepMs));
     run.stages.divide(steps);
     for (BodyId body : bodies)
@@ -205,11 +250,11 @@ std::string formatReport(const scene_file::SceneDesc& scene, const SceneOptions&
         "\"steps\": %d, \"ms_per_step\": {%s}, \"total_ms\": %.3f, \"awake_dynamic_bodies\": %d, "
         "\"stage_ms_mean\": {\"pairs\": %.4f, \"contacts\": %.4f, \"gather\": %.4f, "
         "\"solve\": %.4f, \"continuous\": %.4f, \"refit\": %.4f, \"sleep\": %.4f}, "
-        "\"setup_ms\": %.3f, \"peak_rss_kb\": %ld, \"world_rss_kb\": %ld",
+        "\"setup_ms\": %.3f, \"peak_rss_kb\": %ld, \"world_rss_kb\": %ld, \"threads\": %d",
         scene.name.c_str(), std::string(toString(options.broadPhase)).c_str(), scene.bodies.size(),
         steps, statsFields(run.step).c_str(), run.step.total, run.awakeDynamicBodies, st.pairs,
         st.contacts, st.gather, st.solve, st.continuous, st.refit, st.sleep, run.setupMs,
-        peakResidentKilobytes(), run.worldKilobytes);
+        peakResidentKilobytes(), run.worldKilobytes, options.threads);
     std::string report = buffer;
     if (run.jointError) {
         const JointError& e = *run.jointError;
@@ -230,23 +275,29 @@ int runSceneCommand(int argc, char** argv) {
     try {
         const scene_file::SceneDesc scene = scene_file::readSceneFile(options.scene);
         const int steps = options.steps > 0 ? options.steps : scene.steps;
+        // One pool for every run: its threads start once, outside the timed steps.
+        std::unique_ptr<ThreadPool> pool;
+        if (options.threads > 1) pool = std::make_unique<ThreadPool>(options.threads);
         std::vector<SceneRun> runs;
         std::vector<double> means;
         for (int r = 0; r < options.repeat; ++r) {
             // Every run is bit-identical (determinism), so the first one's final state stands
             // for all.
-            runs.push_back(runOnce(scene, options, steps, r == 0 && !options.finalState.empty()));
+            runs.push_back(
+                runOnce(scene, options, steps, r == 0 && !options.finalState.empty(), pool.get()));
             means.push_back(runs.back().step.mean);
         }
         const SceneRun& reported = runs[medianRunIndex(means)];
         std::string report = formatReport(scene, options, steps, reported, means);
         if (options.snapshotAt >= 0) {
-            char buffer[160];
+            const SnapshotTimes& t = reported.snapshot;
+            char buffer[256];
             std::snprintf(buffer, sizeof buffer,
-                          ", \"snapshot\": {\"at_step\": %d, \"bytes\": %zu, \"snapshot_ms\": "
-                          "%.3f, \"restore_ms\": %.3f}}",
-                          options.snapshotAt, reported.snapshotBytes, reported.snapshotMs,
-                          reported.restoreMs);
+                          ", \"snapshot\": {\"at_step\": %d, \"bytes\": %zu, \"runs\": %d, "
+                          "\"snapshot_ms\": %.3f, \"snapshot_reused_ms\": %.3f, \"restore_ms\": "
+                          "%.3f, \"step_median_ms\": %.3f}}",
+                          options.snapshotAt, t.bytes, kSnapshotRuns, t.snapshotMs,
+                          t.snapshotReusedMs, t.restoreMs, t.stepMedianMs);
             report.pop_back();
             report += buffer;
         }

@@ -60,6 +60,12 @@ BroadPhaseType CommandLine::broadPhase() {
     }
 }
 
+int CommandLine::threads() {
+    const int count = integer();
+    if (count < 1 || count > kMaxWorkers) fail("--threads must be in [1, 64]");
+    return count;
+}
+
 void commandLineError(std::string_view program, std::string_view usage,
                       const std::string& message) {
     std::cerr << program << ": " << message << "\n" << usage;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "rigid2d/broad_phase.hpp"
+#include "rigid2d/types.hpp"
 
 namespace rigid2d::demos {
 
@@ -29,6 +30,8 @@ public:
     int integer();
     float number(float lowest, float highest); ///< finite, in (lowest, highest]
     BroadPhaseType broadPhase();
+    /// The value of --threads: a worker count in [1, kMaxWorkers].
+    int threads();
 
     [[noreturn]] void fail(const std::string& message) const {
         commandLineError(m_program, m_usage, message);

@@ -8,15 +8,17 @@ SceneSource sourceOf(const SceneInfo& info) {
     return {std::string(info.name), info.defaultSize, info.create};
 }
 
-Session::Session(SceneSource source, int size, BroadPhaseType broadPhase)
+Session::Session(SceneSource source, int size, BroadPhaseType broadPhase, int threads)
     : m_source(std::move(source)), m_size(size > 0 ? size : m_source.defaultSize),
-      m_broadPhase(broadPhase) {
+      m_broadPhase(broadPhase),
+      m_pool(threads > 1 ? std::make_unique<ThreadPool>(threads) : nullptr) {
     restart();
 }
 
 void Session::restart() {
     WorldDef def;
     def.broadPhase = m_broadPhase;
+    if (m_pool) m_pool->attach(def);
     auto world = std::make_unique<World>(def);
     auto scene = m_source.create();
     scene->build(*world, m_size);

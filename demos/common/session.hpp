@@ -8,6 +8,7 @@
 #include <string>
 
 #include "history.hpp"
+#include "rigid2d/thread_pool.hpp"
 #include "rigid2d/world.hpp"
 #include "scene.hpp"
 
@@ -25,8 +26,9 @@ struct SceneSource {
 
 class Session {
 public:
-    /// Builds the scene at `size` (<= 0: the scene's default) with `broadPhase`.
-    Session(SceneSource source, int size, BroadPhaseType broadPhase);
+    /// Builds the scene at `size` (<= 0: the scene's default) with `broadPhase`, stepping on
+    /// `threads` workers of a ThreadPool (1: no pool, the calling thread only).
+    Session(SceneSource source, int size, BroadPhaseType broadPhase, int threads = 1);
 
     /// Rebuilds the scene from scratch with the current broad phase and size.
     void restart();
@@ -49,6 +51,7 @@ public:
     [[nodiscard]] int size() const noexcept { return m_size; }
     [[nodiscard]] BroadPhaseType broadPhase() const noexcept { return m_broadPhase; }
     [[nodiscard]] int steps() const noexcept { return m_steps; }
+    [[nodiscard]] int threads() const noexcept { return m_pool ? m_pool->workerCount() : 1; }
     [[nodiscard]] float time() const noexcept {
         return static_cast<float>(m_steps) * kSceneTimeStep;
     }
@@ -57,6 +60,7 @@ private:
     SceneSource m_source;
     int m_size;
     BroadPhaseType m_broadPhase;
+    std::unique_ptr<ThreadPool> m_pool; ///< before m_world: it must outlive the world
     std::unique_ptr<World> m_world;
     std::unique_ptr<Scene> m_scene;
     int m_steps = 0;

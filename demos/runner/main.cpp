@@ -34,6 +34,7 @@ constexpr const char* kUsage =
     "                      sorted_grid, auto\n"
     "  --seconds T         simulated time at 60 Hz (default 5)\n"
     "  --size N            the scene's size parameter (default: the scene's own)\n"
+    "  --threads N         step on N workers of a thread pool (default 1; same result)\n"
     "  --out DIR           where pictures go (default out)\n"
     "  --frames LIST       steps to save as PNG, comma-separated, 'last' allowed\n"
     "                      (default: a quarter, half, three quarters and last)\n"
@@ -51,6 +52,7 @@ struct Options {
     std::optional<BroadPhaseType> broadPhase;
     float seconds = 5.0f;
     int size = 0;
+    int threads = 1;
     std::string out = "out";
     std::string frames;
     FrameOptions frame;
@@ -78,6 +80,8 @@ Options parse(int argc, char** argv) {
             options.seconds = line.number(0.0f, 3600.0f);
         else if (flag == "--size")
             options.size = line.integer();
+        else if (flag == "--threads")
+            options.threads = line.threads();
         else if (flag == "--out")
             options.out = line.text();
         else if (flag == "--frames")
@@ -159,7 +163,7 @@ std::string stepLabel(int step) {
 
 int run(const Options& options) {
     Session session(sceneSource(options.scene), options.size,
-                    options.broadPhase.value_or(WorldDef{}.broadPhase));
+                    options.broadPhase.value_or(WorldDef{}.broadPhase), options.threads);
     const int lastStep = std::max(1, static_cast<int>(options.seconds / kSceneTimeStep + 0.5f));
     const std::set<int> pngFrames = pickFrames(options.frames, lastStep);
 

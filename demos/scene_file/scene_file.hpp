@@ -23,8 +23,11 @@ struct ShapeDesc {
     float radius = 0;           ///< m: circles, capsules, the rounding of polygons
     Vec2 halfExtents{};         ///< m, boxes
     float angle = 0;            ///< rad, boxes, relative to the body (version 2)
-    std::vector<Vec2> vertices; ///< polygons: 3 to 8, convex, counter-clockwise
+    std::vector<Vec2> vertices; ///< polygons: 3 to 8, convex, counter-clockwise; chain points
     Vec2 point1{}, point2{};    ///< capsule centres, segment end points
+    /// Chains (an extension of version 2, kind ChainSegment: one desc is a whole chain, its
+    /// points in `vertices` as ChainDef takes them): the chain is a closed loop.
+    bool loop = false;
     ShapeDef def;
 };
 

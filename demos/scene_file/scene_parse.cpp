@@ -81,7 +81,8 @@ float shapeArea(const ShapeDesc& shape) {
         return computeMass(makePolygon(shape.vertices, shape.radius), 1.0f).mass;
     case ShapeType::Capsule:
         return computeMass(Capsule{shape.point1, shape.point2, shape.radius}, 1.0f).mass;
-    case ShapeType::Segment: return 0.0f;
+    case ShapeType::Segment:
+    case ShapeType::ChainSegment: return 0.0f;
     }
     return 0.0f;
 }
@@ -128,10 +129,28 @@ void parseKind(const Reader& in, const json& shape, const std::string& prefix, i
         out.point1 = in.requiredVec2(shape, "point1", prefix);
         out.point2 = in.requiredVec2(shape, "point2", prefix);
         distinct("point2");
+    } else if (version >= 2 && kind == "chain") {
+        out.kind = ShapeType::ChainSegment;
+        const json& points = in.require(shape, "points", prefix + "points");
+        if (!points.is_array())
+            in.fail(prefix + "points", std::string("must be an array, got ") + points.type_name());
+        for (std::size_t i = 0; i < points.size(); ++i)
+            out.vertices.push_back(
+                in.vec2(points[i], prefix + "points[" + std::to_string(i) + "]"));
+        out.loop = in.boolean(shape, "loop", prefix, false);
+        const std::size_t least = out.loop ? 3 : 4;
+        if (out.vertices.size() < least || out.vertices.size() > std::size_t{kMaxChainPoints})
+            in.fail(prefix + "points", "must hold " + std::to_string(least) +
+                                           " to 2^20 points, got " +
+                                           std::to_string(out.vertices.size()));
+        for (std::size_t i = 0; i + 1 < out.vertices.size(); ++i)
+            if (out.vertices[i] == out.vertices[i + 1])
+                in.fail(prefix + "points[" + std::to_string(i + 1) + "]",
+                        "must differ from the point before it");
     } else {
         in.fail(prefix + "kind",
-                version >= 2 ? "must be \"circle\", \"box\", \"polygon\", \"capsule\" or "
-                               "\"segment\", got \"" +
+                version >= 2 ? "must be \"circle\", \"box\", \"polygon\", \"capsule\", "
+                               "\"segment\" or \"chain\", got \"" +
                                    kind + "\""
                              : "must be \"circle\" or \"box\" (version 1), got \"" + kind + "\"");
     }
@@ -188,7 +207,8 @@ BodyDesc parseBody(const Reader& in, const json& body, int version) {
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         out.shapes.push_back(
             parseShape(in, shapes[i], "shapes[" + std::to_string(i) + "].", version));
-        hasArea = hasArea || out.shapes.back().kind != ShapeType::Segment;
+        hasArea = hasArea || (out.shapes.back().kind != ShapeType::Segment &&
+                              out.shapes.back().kind != ShapeType::ChainSegment);
     }
     if (out.def.type == BodyType::Dynamic && !hasArea)
         in.fail("shapes", "a dynamic body needs a shape with area (not only segments)");

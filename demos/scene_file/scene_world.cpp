@@ -29,7 +29,8 @@ float shapeArea(const ShapeDesc& shape) {
         return computeMass(makePolygon(shape.vertices, shape.radius), 1.0f).mass;
     case ShapeType::Capsule:
         return computeMass(Capsule{shape.point1, shape.point2, shape.radius}, 1.0f).mass;
-    case ShapeType::Segment: break;
+    case ShapeType::Segment:
+    case ShapeType::ChainSegment: break;
     }
     return 0.0f;
 }
@@ -76,6 +77,16 @@ void createShape(World& world, BodyId id, const ShapeDesc& shape) {
     case ShapeType::Segment:
         world.createSegment(id, shape.def, Segment{shape.point1, shape.point2});
         break;
+    case ShapeType::ChainSegment: {
+        ChainDef def;
+        def.points = shape.vertices;
+        def.loop = shape.loop;
+        def.friction = shape.def.friction;
+        def.restitution = shape.def.restitution;
+        def.filter = shape.def.filter;
+        world.createChain(id, def);
+        break;
+    }
     }
 }
 
@@ -161,6 +172,22 @@ SceneDesc captureScene(const World& world, std::string name, float timeStep, int
                 const Segment segment = world.shapeSegment(shapeId);
                 shape.point1 = segment.point1;
                 shape.point2 = segment.point2;
+                break;
+            }
+            case ShapeType::ChainSegment: {
+                // A chain is written once, whole, where its first link comes.
+                const ChainId chain = world.shapeChain(shapeId);
+                const std::vector<ShapeId> links = world.chainSegments(chain);
+                if (links.front() != shapeId) continue;
+                shape.loop = world.isLoop(chain);
+                if (!shape.loop) shape.vertices.push_back(world.shapeChainSegment(links[0]).ghost1);
+                for (const ShapeId link : links)
+                    shape.vertices.push_back(world.shapeChainSegment(link).segment.point1);
+                if (!shape.loop) {
+                    const ChainSegment last = world.shapeChainSegment(links.back());
+                    shape.vertices.push_back(last.segment.point2);
+                    shape.vertices.push_back(last.ghost2);
+                }
                 break;
             }
             }

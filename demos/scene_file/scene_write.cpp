@@ -53,6 +53,14 @@ void writeKind(const ShapeDesc& shape, Json& out) {
         out["point1"] = toJson(shape.point1);
         out["point2"] = toJson(shape.point2);
         break;
+    case ShapeType::ChainSegment: {
+        out["kind"] = "chain";
+        Json points = Json::array();
+        for (const Vec2 v : shape.vertices) points.push_back(toJson(v));
+        out["points"] = std::move(points);
+        if (shape.loop) out["loop"] = true;
+        break;
+    }
     }
 }
 

@@ -1,6 +1,7 @@
-// landscape: rolling hills made of static segments, with capsules, circles and boxes tumbling
-// over them; size = bodies dropped.
+// landscape: rolling hills made of one static chain (smooth, one-sided), with capsules, circles
+// and boxes tumbling over them; size = bodies dropped.
 #include <cmath>
+#include <vector>
 
 #include "builders.hpp"
 #include "scene_list.hpp"
@@ -17,12 +18,15 @@ class LandscapeScene final : public Scene {
 public:
     void build(World& world, int size) override {
         const BodyId ground = world.createBody({});
+        // One chain, listed right to left so that it faces up; one point beyond each end is a
+        // ghost vertex only, so the hills go on smoothly into the walls' corners.
         const float step = kWidth / static_cast<float>(kSegments);
-        for (int i = 0; i < kSegments; ++i) {
-            const float x0 = -0.5f * kWidth + step * static_cast<float>(i);
-            const float x1 = x0 + step;
-            world.createSegment(ground, {}, Segment{{x0, hill(x0)}, {x1, hill(x1)}});
+        std::vector<Vec2> points;
+        for (int i = kSegments + 1; i >= -1; --i) {
+            const float x = -0.5f * kWidth + step * static_cast<float>(i);
+            points.push_back({x, hill(x)});
         }
+        world.createChain(ground, {.points = points});
         // Walls at both ends, so bodies stay on the hills.
         for (const float side : {-1.0f, 1.0f})
             world.createSegment(ground, {},
@@ -53,7 +57,7 @@ public:
 } // namespace
 
 SceneInfo landscapeScene() {
-    return {"landscape", "capsules, circles and boxes on hills of segments",
+    return {"landscape", "capsules, circles and boxes on hills of a chain",
             "bodies",    60,
             15,          &makeScene<LandscapeScene>};
 }

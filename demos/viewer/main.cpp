@@ -32,7 +32,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: rigid2d-viewer [--scene NAME|FILE] [--size N] [--broadphase NAME] [--width W --height "
     "H]\n"
-    "                      [--frames N --screenshot FILE.png]\n"
+    "                      [--threads N] [--frames N --screenshot FILE.png]\n"
+    "  --threads N  step on N workers of a thread pool (default 1; same result)\n"
     "  --frames N --screenshot FILE  run N frames, save the window as PNG and exit\n"
     "mouse: left drags a body or spawns one on empty space, right drags the view, wheel zooms\n"
     "keys: space pause, S single step, R restart, F fit view\n";
@@ -41,6 +42,7 @@ struct ViewerOptions {
     std::string scene = "pyramid";
     int size = 0;
     BroadPhaseType broadPhase = WorldDef{}.broadPhase;
+    int threads = 1;
     int width = 1280;
     int height = 800;
     int frames = 0; ///< 0 = until the window closes
@@ -58,6 +60,8 @@ ViewerOptions parse(int argc, char** argv) {
             options.size = line.integer();
         else if (flag == "--broadphase")
             options.broadPhase = line.broadPhase();
+        else if (flag == "--threads")
+            options.threads = line.threads();
         else if (flag == "--width")
             options.width = line.integer();
         else if (flag == "--height")
@@ -159,7 +163,7 @@ Viewer::~Viewer() {
 
 void Viewer::openScene(SceneSource source, int size) {
     const BroadPhaseType broadPhase = m_session ? m_session->broadPhase() : m_options.broadPhase;
-    m_session = std::make_unique<Session>(std::move(source), size, broadPhase);
+    m_session = std::make_unique<Session>(std::move(source), size, broadPhase, m_options.threads);
     m_sizeInput = m_session->size();
     m_drag.forget();
     SDL_GetWindowSize(m_window, &m_camera.width, &m_camera.height);

@@ -95,7 +95,8 @@ struct BroadPhaseStats {
 
 /// Stores axis-aligned boxes ("proxies") exactly as given — the world adds any margin before it
 /// calls in — and answers which of them overlap (closed intervals). Implementations are not
-/// thread-safe; const functions may be called concurrently with each other.
+/// thread-safe; const functions may be called concurrently with each other (the step queries from
+/// several threads when the world has a scheduler, WorldDef::enqueueTask).
 class BroadPhase {
 public:
     virtual ~BroadPhase() = default;

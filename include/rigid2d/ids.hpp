@@ -26,6 +26,7 @@ struct Handle {
 struct BodyTag;
 struct ShapeTag;
 struct JointTag;
+struct ChainTag;
 
 /// Names a body of a `World`. Strong type: a `ShapeId` cannot be passed where a `BodyId` is meant.
 using BodyId = Handle<BodyTag>;
@@ -33,6 +34,8 @@ using BodyId = Handle<BodyTag>;
 using ShapeId = Handle<ShapeTag>;
 /// Names a joint between bodies.
 using JointId = Handle<JointTag>;
+/// Names a chain (World::createChain): its links are shapes with ids of their own.
+using ChainId = Handle<ChainTag>;
 
 } // namespace rigid2d
 

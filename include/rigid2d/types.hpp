@@ -3,6 +3,7 @@
 /// and a reason for the default.
 
 #include <cstdint>
+#include <span>
 
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/math.hpp"
@@ -23,6 +24,25 @@ inline constexpr float kMaxGravityScale = 1e6f;
 /// Largest frequency (Hz) and damping ratio of a soft constraint (contacts, joints, springs):
 /// beyond them the soft step's coefficients would overflow a float.
 inline constexpr float kMaxHertz = 1e6f;
+
+/// One piece of a parallel loop of the step: items [begin, end), run as worker `workerIndex`, in
+/// [0, WorldDef::workerCount) and not shared by two pieces of the task that run at the same time
+/// (the step keeps scratch per worker index). Pass `taskContext` back unchanged.
+using TaskFunction = void(std::int32_t begin, std::int32_t end, std::int32_t workerIndex,
+                          void* taskContext);
+/// Runs `task` over the items [0, itemCount), cut into pieces of at least `minRange` items (the
+/// last may be shorter) that cover every item exactly once, in any order, on any threads, now or
+/// later; returns a handle for FinishTaskFunction, or nullptr when every piece has already run.
+/// Run pieces with the stepping thread's floating-point environment (rounding, flush-to-zero):
+/// the bits depend on it.
+/// `userTaskContext` is WorldDef::userTaskContext.
+using EnqueueTaskFunction = void*(TaskFunction* task, std::int32_t itemCount, std::int32_t minRange,
+                                  void* taskContext, void* userTaskContext);
+/// Returns once every piece of the task behind `handle` (never nullptr) has run.
+using FinishTaskFunction = void(void* handle, void* userTaskContext);
+
+/// Most workers a world accepts: the step keeps a little scratch per worker.
+inline constexpr std::int32_t kMaxWorkers = 64;
 
 struct WorldDef {
     /// m/s². Earth-like, with y up. Components within ±kMaxGravity.
@@ -76,6 +96,16 @@ struct WorldDef {
     /// m/s and rad/s. Speeds under which a body counts as at rest.
     float linearSleepTolerance = 0.05f;
     float angularSleepTolerance = 2.0f / 180.0f * 3.14159265f;
+    /// Threads the step may use at once through `enqueueTask`, in [1, kMaxWorkers]. The results
+    /// are the same bits for any count and any scheduler; without callbacks it is not used and the
+    /// step runs on the calling thread. ThreadPool::attach (rigid2d/thread_pool.hpp) sets it.
+    std::int32_t workerCount = 1;
+    /// The game's scheduler: both callbacks or neither (refused otherwise). World::step calls them
+    /// from the thread that steps, and finishes every task it enqueues before the next stage.
+    EnqueueTaskFunction* enqueueTask = nullptr;
+    FinishTaskFunction* finishTask = nullptr;
+    /// Passed to both callbacks (the scheduler's own state); not read by the world.
+    void* userTaskContext = nullptr;
 };
 
 struct BodyDef {
@@ -168,7 +198,43 @@ struct Segment {
     Vec2 point2{1.0f, 0.0f};  ///< m, distinct from point1
 };
 
-enum class ShapeType : std::uint8_t { Circle, Box, Polygon, Capsule, Segment };
+/// One link of a chain (World::createChain): the segment point1-point2 and the chain's points on
+/// either side of it, the ghost vertices (ghost1 before point1, ghost2 after point2), which tell
+/// the narrow phase how the chain goes on so that nothing catches on the joins. One-sided: it
+/// collides only on its right-hand side (seen from point1 towards point2), where its normal
+/// points.
+struct ChainSegment {
+    Vec2 ghost1{}; ///< m, body frame
+    Segment segment{};
+    Vec2 ghost2{}; ///< m, body frame
+};
+
+enum class ShapeType : std::uint8_t { Circle, Box, Polygon, Capsule, Segment, ChainSegment };
+
+/// Most points a chain may have: a long landscape fits, and a bad count (a garbage size) is
+/// refused before anything is allocated for it.
+inline constexpr int kMaxChainPoints = 1 << 20;
+
+/// A chain of segments on a static or kinematic body (World::createChain): ground and walls a
+/// body slides along without catching on the joins. Each link is a shape of kind ChainSegment,
+/// collided on its right-hand side only: a chain listed right to left faces up, and a loop
+/// listed counter-clockwise faces outwards (a solid to stand on), clockwise inwards (a container).
+struct ChainDef {
+    /// m, body frame; read during createChain only (the world keeps its own copy). Consecutive
+    /// points (and, for a loop, the last and the first) at least kPolygonWeldDistance apart.
+    /// An open chain needs at least 4: its first and last points are ghost vertices only (they
+    /// say where the chain would go on; no segment reaches them), so points.size() - 3 links.
+    /// A loop needs at least 3 and has one link per point.
+    std::span<const Vec2> points{};
+    bool loop = false;
+    float friction = 0.6f;    ///< as ShapeDef::friction, for every link
+    float restitution = 0.0f; ///< as ShapeDef::restitution, for every link
+    Filter filter{};
+    bool enableSensorEvents = true;  ///< as ShapeDef: the links are seen by sensors
+    bool enableContactEvents = true; ///< begin/end events for the links' contacts
+    bool enableHitEvents = true;     ///< hit events for the links' contacts
+    std::uint64_t userData = 0;      ///< every link's ShapeDef::userData
+};
 
 /// A shape for queries (World::castShape, World::overlapShape): a convex core of 1 to
 /// kMaxPolygonVertices points in the shape's own frame, grown by `radius`. One point is a circle,

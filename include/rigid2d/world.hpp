@@ -31,7 +31,7 @@ inline constexpr float kMinTimeStep = 1e-6f;
 inline constexpr float kMaxTimeStep = 1.0f;
 
 /// The format version `World::snapshot` writes; `World::restore` reads this version only
-/// (2: joints and the joint settings of WorldDef).
+/// (2: joints, chains and the joint settings of WorldDef).
 inline constexpr std::uint32_t kSnapshotVersion = 2;
 
 /// One exact ray hit against a shape.
@@ -136,6 +136,21 @@ public:
     ShapeId createCapsule(BodyId body, const ShapeDef& def, const Capsule& capsule);
     /// A line segment: static or kinematic bodies only (it has no area, so no mass).
     ShapeId createSegment(BodyId body, const ShapeDef& def, const Segment& segment);
+    /// A chain of one-sided segments on a static or kinematic body (see ChainDef), each link a
+    /// shape of kind ChainSegment that the broad phase, queries, events and filters see like any
+    /// other. Returns the chain's id; its links' ids come from chainSegments. Refused: a dynamic
+    /// body, non-finite points, too few or too many (kMaxChainPoints), consecutive points closer
+    /// than kPolygonWeldDistance, points beyond kMaxShapeSize of the body origin.
+    ChainId createChain(BodyId body, const ChainDef& def);
+    /// Destroys the chain and its links (end events of their contacts at the next step).
+    void destroyChain(ChainId chain);
+    [[nodiscard]] bool isValid(ChainId chain) const noexcept;
+    [[nodiscard]] BodyId chainBody(ChainId chain) const;
+    /// The links in chain order (from the first point towards the last).
+    [[nodiscard]] std::vector<ShapeId> chainSegments(ChainId chain) const;
+    [[nodiscard]] bool isLoop(ChainId chain) const;
+    /// Refused for a chain's link: a chain loses links only all at once (destroyChain), so that
+    /// its remaining links' ghost vertices never name a link that is gone.
     void destroyShape(ShapeId shape);
     [[nodiscard]] bool isValid(ShapeId shape) const noexcept;
     [[nodiscard]] BodyId shapeBody(ShapeId shape) const;
@@ -145,7 +160,11 @@ public:
     [[nodiscard]] Polygon shapePolygon(ShapeId shape) const; ///< body frame; throws if not one
     [[nodiscard]] Capsule shapeCapsule(ShapeId shape) const; ///< throws if not a capsule
     [[nodiscard]] Segment shapeSegment(ShapeId shape) const; ///< throws if not a segment
-    [[nodiscard]] AABB shapeAABB(ShapeId shape) const;       ///< tight, world frame
+    /// A chain's link with its ghost vertices, body frame; throws if not a chain's link.
+    [[nodiscard]] ChainSegment shapeChainSegment(ShapeId shape) const;
+    /// The chain a link belongs to; throws if the shape is not a chain's link.
+    [[nodiscard]] ChainId shapeChain(ShapeId shape) const;
+    [[nodiscard]] AABB shapeAABB(ShapeId shape) const; ///< tight, world frame
     [[nodiscard]] bool isSensor(ShapeId shape) const;
     [[nodiscard]] float friction(ShapeId shape) const;
     [[nodiscard]] float restitution(ShapeId shape) const;
@@ -256,6 +275,7 @@ public:
     /// Sweeps `shape`, placed at `position` turned by `angle`, along `translation` without
     /// turning; calls visit for each shape it would touch, which returns the new max fraction as
     /// for castRay. Shapes it already overlaps at the start are not hits (overlapShape finds them).
+    /// A chain's link counts as a plain segment here, from either side (as in Box2D).
     /// What a character controller asks before it moves.
     void castShape(const ShapeProxy& shape, Vec2 position, float angle, Vec2 translation,
                    FunctionRef<float(const ShapeCastHit&)> visit) const;
@@ -283,7 +303,8 @@ public:
     /// Replaces the whole world with a snapshot's. Ids keep their meaning: an id this world
     /// issued before the snapshot names the same body or shape after it (ids of objects created
     /// since are stale again). Bytes that are damaged, truncated, of another version or not a
-    /// snapshot are refused, the world unchanged. Statistics start from zero.
+    /// snapshot are refused, the world unchanged. Statistics start from zero. The scheduler
+    /// (workerCount and the task callbacks) is not saved: the world keeps its own.
     void restore(std::span<const std::uint8_t> bytes);
 
     // --- inspection

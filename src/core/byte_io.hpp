@@ -100,6 +100,62 @@ private:
     std::size_t m_capacity = 0;
 };
 
+/// A 64-bit checksum that catches corruption (not tampering): eight bytes per multiply in two
+/// independent lanes. Taken piecewise: `upTo(end)` takes in the bytes before `end` in whole
+/// 16-byte blocks, `finish` the rest; any split gives the same sum as `checksum(bytes)`. Restore
+/// takes the bytes in as it reads them, so the lanes' chains of multiplies run beside the
+/// reading instead of in a pass of their own.
+class Checksum {
+public:
+    explicit Checksum(std::span<const std::uint8_t> bytes) noexcept
+        : m_bytes(bytes), m_lane{kPrime1 ^ bytes.size(), kPrime2} {}
+
+    /// `end` must not pass the end of the bytes.
+    void upTo(std::size_t end) noexcept {
+        for (; m_at + 16 <= end; m_at += 16) {
+            std::uint64_t words[2];
+            std::memcpy(words, m_bytes.data() + m_at, 16);
+            m_lane[0] = mix(m_lane[0], toLittleEndian(words[0]));
+            m_lane[1] = mix(m_lane[1], toLittleEndian(words[1]));
+        }
+    }
+
+    [[nodiscard]] std::uint64_t finish() noexcept {
+        upTo(m_bytes.size());
+        std::size_t at = m_at;
+        std::uint64_t lane0 = m_lane[0];
+        if (at + 8 <= m_bytes.size()) { // the 8 to 15 bytes left: one more word, then under 8
+            std::uint64_t word;
+            std::memcpy(&word, m_bytes.data() + at, 8);
+            lane0 = mix(lane0, toLittleEndian(word));
+            at += 8;
+        }
+        std::uint64_t tail = 0;
+        for (std::size_t shift = 0; at < m_bytes.size(); ++at, shift += 8)
+            tail |= std::uint64_t{m_bytes[at]} << shift;
+        std::uint64_t h = mix(lane0 ^ (m_lane[1] * kPrime1), tail);
+        h ^= h >> 29;
+        h *= kPrime2;
+        return h ^ (h >> 32);
+    }
+
+private:
+    static constexpr std::uint64_t kPrime1 = 0x9E3779B185EBCA87ull, kPrime2 = 0xC2B2AE3D27D4EB4Full;
+    [[nodiscard]] static std::uint64_t mix(std::uint64_t h, std::uint64_t word) noexcept {
+        h ^= word * kPrime2;
+        h = (h << 31) | (h >> 33);
+        return h * kPrime1;
+    }
+    std::span<const std::uint8_t> m_bytes;
+    std::uint64_t m_lane[2];
+    std::size_t m_at = 0;
+};
+
+/// The checksum of `bytes` in one go.
+[[nodiscard]] inline std::uint64_t checksum(std::span<const std::uint8_t> bytes) noexcept {
+    return Checksum(bytes).finish();
+}
+
 /// Reads what ByteWriter wrote; every read past the end refuses with `function`'s name, so a
 /// truncated or lying input is an Error, never a read out of bounds.
 class ByteReader {
@@ -113,6 +169,7 @@ public:
         StorageOf<T> bits;
         std::memcpy(&bits, m_bytes.data() + m_at, sizeof(T));
         m_at += sizeof(T);
+        sumRead();
         bits = toLittleEndian(bits);
         T value;
         std::memcpy(&value, &bits, sizeof(T));
@@ -144,50 +201,29 @@ public:
         need(size);
         const std::uint8_t* at = m_bytes.data() + m_at;
         m_at += size;
+        sumRead();
         return at;
     }
     [[nodiscard]] std::size_t remaining() const noexcept { return m_bytes.size() - m_at; }
+    /// From now on every read also takes the bytes read so far into `sum` (a Checksum of the
+    /// same bytes, which must outlive the reader).
+    void sumWhileReading(Checksum& sum) noexcept {
+        m_sum = &sum;
+        sumRead();
+    }
     [[nodiscard]] std::string_view function() const noexcept { return m_function; }
 
 private:
     void need(std::size_t size) const {
         require(remaining() >= size, m_function, "bytes", "are truncated");
     }
+    void sumRead() noexcept {
+        if (m_sum != nullptr) m_sum->upTo(m_at);
+    }
     std::span<const std::uint8_t> m_bytes;
     std::size_t m_at = 0;
     std::string_view m_function;
+    Checksum* m_sum = nullptr;
 };
-
-/// A 64-bit checksum of `bytes` that catches corruption (not tampering): eight bytes per multiply
-/// in two independent lanes, so summing a 10,000-body snapshot costs well under a millisecond.
-[[nodiscard]] inline std::uint64_t checksum(std::span<const std::uint8_t> bytes) noexcept {
-    constexpr std::uint64_t kPrime1 = 0x9E3779B185EBCA87ull, kPrime2 = 0xC2B2AE3D27D4EB4Full;
-    std::uint64_t lane[2] = {kPrime1 ^ bytes.size(), kPrime2};
-    std::size_t at = 0;
-    const auto mix = [](std::uint64_t h, std::uint64_t word) {
-        h ^= word * kPrime2;
-        h = (h << 31) | (h >> 33);
-        return h * kPrime1;
-    };
-    for (; at + 16 <= bytes.size(); at += 16) {
-        std::uint64_t words[2];
-        std::memcpy(words, bytes.data() + at, 16);
-        lane[0] = mix(lane[0], toLittleEndian(words[0]));
-        lane[1] = mix(lane[1], toLittleEndian(words[1]));
-    }
-    if (at + 8 <= bytes.size()) { // the 8 to 15 bytes left: one more word, then under 8
-        std::uint64_t word;
-        std::memcpy(&word, bytes.data() + at, 8);
-        lane[0] = mix(lane[0], toLittleEndian(word));
-        at += 8;
-    }
-    std::uint64_t tail = 0;
-    for (std::size_t shift = 0; at < bytes.size(); ++at, shift += 8)
-        tail |= std::uint64_t{bytes[at]} << shift;
-    std::uint64_t h = mix(lane[0] ^ (lane[1] * kPrime1), tail);
-    h ^= h >> 29;
-    h *= kPrime2;
-    return h ^ (h >> 32);
-}
 
 } // namespace rigid2d::detail

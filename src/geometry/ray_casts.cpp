@@ -139,6 +139,14 @@ bool castSegmentAtShape(const ShapeGeometry& shape, const Transform& xf, Vec2 or
         found = castSegmentAtSegment(shape.polygon.vertices[0], shape.polygon.vertices[1],
                                      localOrigin, localTranslation, maxFraction, local);
         break;
+    case ShapeType::ChainSegment: {
+        // One-sided, as its contacts: a ray that starts behind the line passes through.
+        const Vec2 p1 = shape.polygon.vertices[0];
+        const Vec2 p2 = shape.polygon.vertices[1];
+        if (cross(localOrigin - p1, p2 - p1) < 0.0f) return false;
+        found = castSegmentAtSegment(p1, p2, localOrigin, localTranslation, maxFraction, local);
+        break;
+    }
     case ShapeType::Box:
     case ShapeType::Polygon:
     case ShapeType::Capsule:

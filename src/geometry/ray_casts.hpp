@@ -20,7 +20,8 @@ namespace rigid2d::detail {
 [[nodiscard]] bool castSegmentAtSegment(Vec2 p1, Vec2 p2, Vec2 origin, Vec2 translation,
                                         float maxFraction, SegmentHit& hit) noexcept;
 
-/// At a shape of any kind placed by `xf`; origin, translation and the hit in the world frame.
+/// At a shape of any kind placed by `xf`; origin, translation and the hit in the world frame. A
+/// chain link is hit only from its front (a cast starting behind its line passes through).
 [[nodiscard]] bool castSegmentAtShape(const ShapeGeometry& shape, const Transform& xf, Vec2 origin,
                                       Vec2 translation, float maxFraction,
                                       SegmentHit& hit) noexcept;

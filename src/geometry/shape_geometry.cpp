@@ -59,6 +59,15 @@ ShapeGeometry makeGeometry(const Segment& segment) noexcept {
     return g;
 }
 
+ShapeGeometry makeGeometry(const ChainSegment& link) noexcept {
+    ShapeGeometry g;
+    g.type = ShapeType::ChainSegment;
+    g.polygon = makeSegmentPolygon(link.segment);
+    g.ghost1 = link.ghost1;
+    g.ghost2 = link.ghost2;
+    return g;
+}
+
 AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept {
     if (shape.type == ShapeType::Circle) {
         const Vec2 c = transformPoint(xf, shape.circle.center);

@@ -14,6 +14,8 @@ struct ShapeGeometry {
     ShapeType type = ShapeType::Circle;
     Circle circle{};   ///< the shape when type is Circle
     Polygon polygon{}; ///< the shape for every other type
+    /// ChainSegment only: the chain's points before vertex 0 and after vertex 1 (ghost vertices).
+    Vec2 ghost1{}, ghost2{};
 };
 
 /// A capsule as a rounded polygon of two vertices (center1, center2) and two opposite normals
@@ -32,6 +34,7 @@ struct ShapeGeometry {
 [[nodiscard]] ShapeGeometry makeGeometry(const Polygon& polygon) noexcept;
 [[nodiscard]] ShapeGeometry makeGeometry(const Capsule& capsule) noexcept;
 [[nodiscard]] ShapeGeometry makeGeometry(const Segment& segment) noexcept;
+[[nodiscard]] ShapeGeometry makeGeometry(const ChainSegment& link) noexcept;
 
 /// The tight world-frame box of the shape placed by `xf` (rounding included).
 [[nodiscard]] AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept;

@@ -190,6 +190,20 @@ Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
     return m;
 }
 
+Manifold collideOnReferenceFace(const Polygon& a, int edge, const Transform& xfA, const Polygon& b,
+                                const Transform& xfB, float speculativeDistance) noexcept {
+    const Polygon localB = intoFrame(b, xfB, xfA);
+    Manifold m = clipAgainstReference(a, edge, localB, false, false, speculativeDistance);
+    // An incident edge wholly beyond the side planes can come back as a corner contact, whose
+    // normal is not the face's: that is no contact on this face.
+    const Vec2 n = a.normals[edge];
+    if (m.pointCount == 0 || m.normal.x != n.x || m.normal.y != n.y) return {};
+    m.normal = rotate(xfA.q, m.normal);
+    for (int k = 0; k < m.pointCount; ++k)
+        m.points[k].point = transformPoint(xfA, m.points[k].point);
+    return m;
+}
+
 Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circle& b,
                               const Transform& xfB, float speculativeDistance) noexcept {
     const Vec2 c = invTransformPoint(xfA, transformPoint(xfB, b.center));

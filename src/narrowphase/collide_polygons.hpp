@@ -20,6 +20,13 @@ inline constexpr std::uint16_t kFeatureReferenceOnB = 0x8000u;
 [[nodiscard]] Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
                                        const Transform& xfB, float speculativeDistance) noexcept;
 
+/// collidePolygons with A's edge `edge` as the reference face, whatever the separating axis: the
+/// incident edge of B clipped to that face's side planes (points beyond them dropped), the normal
+/// A's edge normal. What a chain link uses when the best axis would point into a neighbour.
+[[nodiscard]] Manifold collideOnReferenceFace(const Polygon& a, int edge, const Transform& xfA,
+                                              const Polygon& b, const Transform& xfB,
+                                              float speculativeDistance) noexcept;
+
 [[nodiscard]] Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circle& b,
                                             const Transform& xfB,
                                             float speculativeDistance) noexcept;

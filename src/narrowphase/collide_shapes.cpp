@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "narrowphase/collide_chain.hpp"
 #include "narrowphase/collide_polygons.hpp"
 
 namespace rigid2d::detail {
@@ -27,21 +28,47 @@ Manifold polygonPolygon(const ShapeGeometry& a, const Transform& xfA, const Shap
     return collidePolygons(a.polygon, xfA, b.polygon, xfB, speculativeDistance);
 }
 
+Manifold chainCircle(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                     const Transform& xfB, float speculativeDistance) {
+    return collideChainSegmentCircle(a, xfA, b.circle, xfB, speculativeDistance);
+}
+
+Manifold circleChain(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                     const Transform& xfB, float speculativeDistance) {
+    Manifold m = collideChainSegmentCircle(b, xfB, a.circle, xfA, speculativeDistance);
+    m.normal = -m.normal;
+    return m;
+}
+
+Manifold chainPolygon(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                      const Transform& xfB, float speculativeDistance) {
+    return collideChainSegmentPolygon(a, xfA, b.polygon, xfB, speculativeDistance);
+}
+
+Manifold polygonChain(const ShapeGeometry& a, const Transform& xfA, const ShapeGeometry& b,
+                      const Transform& xfB, float speculativeDistance) {
+    Manifold m = collideChainSegmentPolygon(b, xfB, a.polygon, xfA, speculativeDistance);
+    m.normal = -m.normal;
+    return m;
+}
+
 Manifold noContact(const ShapeGeometry&, const Transform&, const ShapeGeometry&, const Transform&,
                    float) {
     return {};
 }
 
-constexpr int kShapeTypeCount = 5;
-static_assert(static_cast<int>(ShapeType::Segment) == kShapeTypeCount - 1);
+constexpr int kShapeTypeCount = 6;
+static_assert(static_cast<int>(ShapeType::ChainSegment) == kShapeTypeCount - 1);
 
-// Rows A, columns B, in ShapeType order: circle, box, polygon, capsule, segment.
+// Rows A, columns B, in ShapeType order: circle, box, polygon, capsule, segment, chain segment.
+// Segments and chain links never meet: neither has area, and both hold ground only.
 constexpr ShapeCollideFunction kShapeCollideTable[kShapeTypeCount][kShapeTypeCount] = {
-    {circleCircle, circlePolygon, circlePolygon, circlePolygon, circlePolygon},
-    {polygonCircle, polygonPolygon, polygonPolygon, polygonPolygon, polygonPolygon},
-    {polygonCircle, polygonPolygon, polygonPolygon, polygonPolygon, polygonPolygon},
-    {polygonCircle, polygonPolygon, polygonPolygon, polygonPolygon, polygonPolygon},
-    {polygonCircle, polygonPolygon, polygonPolygon, polygonPolygon, noContact},
+    {circleCircle, circlePolygon, circlePolygon, circlePolygon, circlePolygon, circleChain},
+    {polygonCircle, polygonPolygon, polygonPolygon, polygonPolygon, polygonPolygon, polygonChain},
+    {polygonCircle, polygonPolygon, polygonPolygon, polygonPolygon, polygonPolygon, polygonChain},
+    {polygonCircle, polygonPolygon, polygonPolygon, polygonPolygon, polygonPolygon, polygonChain},
+    {polygonCircle, polygonPolygon, polygonPolygon, polygonPolygon, noContact, noContact},
+    {chainCircle, chainPolygon, chainPolygon, chainPolygon, noContact, noContact},
 };
 
 } // namespace

@@ -1,15 +1,18 @@
 #pragma once
 // The manifold of any two shapes, each in its body's frame placed by a transform: one entry per
 // pair of kinds in one [ShapeType][ShapeType] table (collide_shapes.cpp). Every kind with corners
-// is a polygon (geometry/shape_geometry.hpp), so the table needs only four routines:
+// is a polygon (geometry/shape_geometry.hpp), so the table needs only these routines:
 //
 //   circle  - circle   collideCircles
 //   polygon - circle   collidePolygonCircle    (box, polygon, capsule or segment on either side)
 //   circle  - polygon  collideCirclePolygon
 //   polygon - polygon  collidePolygons         (separating axis, reference face clipping)
 //
-// except segment - segment, which has no contact: segments have no area and only ever hold
-// static ground, so two of them never need to be pushed apart.
+//   chain link - circle   collideChainSegmentCircle   (collide_chain.hpp: one-sided, smooth)
+//   chain link - polygon  collideChainSegmentPolygon  (and both the other way round)
+//
+// except segment or chain link against segment or chain link, which has no contact: they have
+// no area and only ever hold static ground, so two of them never need to be pushed apart.
 
 #include "geometry/rot.hpp"
 #include "geometry/shape_geometry.hpp"

@@ -33,7 +33,8 @@ MassData polygonalUnitMass(const Shape& shape) {
     switch (shape.type) {
     case ShapeType::Capsule:
         return computeMass(Capsule{p.vertices[0], p.vertices[1], p.radius}, 1.0f);
-    case ShapeType::Segment: return {0.0f, p.centroid, 0.0f};
+    case ShapeType::Segment:
+    case ShapeType::ChainSegment: return {0.0f, p.centroid, 0.0f};
     default: return computeMass(p, 1.0f);
     }
 }
@@ -207,16 +208,21 @@ void WorldState::checkShapeLimits(std::string_view function, std::string_view fi
     case ShapeType::Polygon:
     case ShapeType::Capsule:
     case ShapeType::Segment:
+    case ShapeType::ChainSegment:
         for (int i = 0; i < shape.polygon.count; ++i)
             require(withinReach(shape.polygon.vertices[i]), function, field, kReachRule,
                     shape.polygon.vertices[i]);
         require(shape.polygon.radius <= kMaxShapeSize, function, field, kSizeRule,
                 shape.polygon.radius);
+        if (shape.type == ShapeType::ChainSegment) {
+            require(withinReach(shape.ghost1), function, field, kReachRule, shape.ghost1);
+            require(withinReach(shape.ghost2), function, field, kReachRule, shape.ghost2);
+        }
         break;
     }
     require(boundsFit(shape, body.position), function, field,
             "would have bounds beyond the float range at its body's position", body.position);
-    if (shape.type == ShapeType::Segment) return; // no area, no mass, whatever the density
+    if (hasNoArea(shape.type)) return; // no mass, whatever the density
     const double m = shapeMass(shape).mass;
     require(shape.density == 0.0f || (m >= double{kMinShapeMass} && m <= double{kMaxShapeMass}),
             function, "def.density",

@@ -46,13 +46,40 @@ void PairMap::erase(std::uint64_t key) {
     --m_count;
 }
 
-void PairMap::reserve(std::size_t count) {
-    while (count * 2 > m_slots.size()) grow();
+bool PairMap::insertIfAbsent(std::uint64_t key, std::uint32_t value) {
+    if ((m_count + 1) * 2 > m_slots.size()) grow();
+    std::uint64_t i = hash(key) & m_mask;
+    for (; m_slots[i].key != kEmptyKey; i = (i + 1) & m_mask)
+        if (m_slots[i].key == key) return false;
+    m_slots[i] = {key, value};
+    ++m_count;
+    return true;
 }
 
-void PairMap::grow() {
+bool PairMap::insertAllIfAbsent(std::span<const std::uint64_t> keys,
+                                std::span<const std::uint32_t> values) {
+    R2D_ASSERT(keys.size() == values.size(), "PairMap::insertAllIfAbsent: one value per key");
+    reserve(m_count + keys.size());
+    constexpr std::size_t kAhead = 8;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i + kAhead < keys.size())
+            __builtin_prefetch(&m_slots[hash(keys[i + kAhead]) & m_mask], 1);
+        if (!insertIfAbsent(keys[i], values[i])) return false;
+    }
+    return true;
+}
+
+void PairMap::reserve(std::size_t count) {
+    std::size_t capacity = m_slots.empty() ? 64 : m_slots.size();
+    while (count * 2 > capacity) capacity *= 2;
+    // One rehash to the final size, not one per doubling on the way.
+    if (capacity > m_slots.size()) rehash(capacity);
+}
+
+void PairMap::grow() { rehash(m_slots.empty() ? 64 : m_slots.size() * 2); }
+
+void PairMap::rehash(std::size_t capacity) {
     std::vector<Slot> old = std::move(m_slots);
-    const std::size_t capacity = old.empty() ? 64 : old.size() * 2;
     m_slots.assign(capacity, Slot{});
     m_mask = capacity - 1;
     m_count = 0;

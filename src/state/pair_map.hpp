@@ -3,6 +3,7 @@
 // candidate pair already has a contact; it must be fast and must not allocate once grown.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace rigid2d::detail {
@@ -14,6 +15,14 @@ public:
     [[nodiscard]] std::uint32_t find(std::uint64_t key) const noexcept;
     /// Inserts a key that is not present.
     void insert(std::uint64_t key, std::uint32_t value);
+    /// Inserts the key unless it is present (one probe run for both: restore checks every
+    /// contact's pair this way). Returns false, changing nothing, when it was present.
+    [[nodiscard]] bool insertIfAbsent(std::uint64_t key, std::uint32_t value);
+    /// insertIfAbsent for each keys[i] -> values[i] in order, until a key is present (returns
+    /// false; the keys before it stay inserted). Each key's slot is fetched from memory some keys
+    /// ahead, so a large map does not wait on one cache miss per key.
+    [[nodiscard]] bool insertAllIfAbsent(std::span<const std::uint64_t> keys,
+                                         std::span<const std::uint32_t> values);
     /// Makes room for `count` keys at once (no rehash while they are inserted).
     void reserve(std::size_t count);
     /// Removes a present key (backward-shift deletion keeps probes short without tombstones).
@@ -34,6 +43,7 @@ private:
         return key;
     }
     void grow();
+    void rehash(std::size_t capacity);
 
     std::vector<Slot> m_slots;
     std::size_t m_count = 0;

@@ -44,12 +44,21 @@ struct Shape {
 
     /// Polygonal kinds only, body frame. Last, after the fields every step reads.
     Polygon polygon{};
+    /// A chain's link only: the chain's slot and the link's ghost vertices (body frame).
+    std::uint32_t chain = kNullIndex;
+    Vec2 ghost1{}, ghost2{};
 };
 
-/// Polygons, capsules and segments: held as `Shape::polygon` and collided through the
-/// ShapeGeometry table; circles and axis-aligned boxes keep their own placed-shape path.
+/// Polygons, capsules, segments and chain links: held as `Shape::polygon` and collided through
+/// the ShapeGeometry table; circles and axis-aligned boxes keep their own placed-shape path.
 [[nodiscard]] constexpr bool isPolygonal(ShapeType type) noexcept {
-    return type == ShapeType::Polygon || type == ShapeType::Capsule || type == ShapeType::Segment;
+    return type == ShapeType::Polygon || type == ShapeType::Capsule || type == ShapeType::Segment ||
+           type == ShapeType::ChainSegment;
+}
+
+/// Segments and chain links: no area, so no mass, and only on bodies that are not dynamic.
+[[nodiscard]] constexpr bool hasNoArea(ShapeType type) noexcept {
+    return type == ShapeType::Segment || type == ShapeType::ChainSegment;
 }
 
 /// The shape as the ShapeGeometry routines take it (body frame; an axis-aligned box in the world
@@ -63,6 +72,8 @@ struct Shape {
         g.polygon = makeBoxPolygon(shape.halfExtents, shape.center, Rot{});
     } else {
         g.polygon = shape.polygon;
+        g.ghost1 = shape.ghost1;
+        g.ghost2 = shape.ghost2;
     }
     return g;
 }
@@ -92,7 +103,8 @@ struct Shape {
     switch (shape.type) {
     case ShapeType::Circle: return shape.radius;
     case ShapeType::Box: return std::min(shape.halfExtents.x, shape.halfExtents.y);
-    case ShapeType::Segment: return 0.0f;
+    case ShapeType::Segment:
+    case ShapeType::ChainSegment: return 0.0f;
     case ShapeType::Capsule: return shape.polygon.radius;
     case ShapeType::Polygon: break;
     }

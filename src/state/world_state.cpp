@@ -23,6 +23,7 @@ std::uint64_t nextWorldSerial() {
 
 WorldState::WorldState(const WorldDef& worldDef) : def(worldDef), serial(nextWorldSerial()) {
     broadPhase = makeBroadPhase(def.broadPhase, def.broadPhaseConfig);
+    workerPairs.resize(static_cast<std::size_t>(def.workerCount));
 }
 
 Body& WorldState::checkedBody(BodyId id, std::string_view function) {
@@ -35,6 +36,12 @@ Shape& WorldState::checkedShape(ShapeId id, std::string_view function) {
     require(isLive(id), function, "shape",
             "must be a live shape of this world (stale, null or foreign id)");
     return shapes[id.index];
+}
+
+Chain& WorldState::checkedChain(ChainId id, std::string_view function) {
+    require(isLive(id), function, "chain",
+            "must be a live chain of this world (stale, null or foreign id)");
+    return chains[id.index];
 }
 
 void WorldState::requireUnlocked(std::string_view function) const {
@@ -109,6 +116,18 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
     shape.generation = generation;
     if (generation != 0) freeShapes.push_back(shapeIndex);
     --shapeCount;
+}
+
+void WorldState::destroyChainSlot(std::uint32_t chainIndex) {
+    Chain& chain = chains[chainIndex];
+    // Last attached first: the links sit at the head of the body's shape list in that order, so
+    // each unlink is immediate rather than a walk down the list.
+    for (auto link = chain.links.rbegin(); link != chain.links.rend(); ++link)
+        destroyShapeSlot(*link);
+    const std::uint32_t generation = nextGeneration(chain.generation);
+    chain = Chain{};
+    chain.generation = generation;
+    if (generation != 0) freeChains.push_back(chainIndex);
 }
 
 void WorldState::addAwake(std::uint32_t bodyIndex) {

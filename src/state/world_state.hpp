@@ -15,6 +15,7 @@
 #include "rigid2d/world.hpp"
 #include "solver/contact_solver.hpp"
 #include "state/body.hpp"
+#include "state/chain.hpp"
 #include "state/contact.hpp"
 #include "state/joint.hpp"
 #include "state/pair_map.hpp"
@@ -61,6 +62,8 @@ struct WorldState {
     std::vector<Shape> shapes;
     std::vector<std::uint32_t> freeShapes;
     std::size_t shapeCount = 0;
+    std::vector<Chain> chains;
+    std::vector<std::uint32_t> freeChains;
     std::vector<Contact> contacts;
     std::vector<std::uint32_t> freeContacts;
     std::size_t contactCount = 0;
@@ -93,6 +96,12 @@ struct WorldState {
     std::vector<float> islandMinTime;
     std::vector<std::uint32_t> wakeStack;
     std::vector<AABB> placeScratch; ///< placeBody's old fat boxes
+    // Scratch of the stages that run in pieces (core/parallel_for.hpp).
+    std::vector<std::uint8_t> contactUpdates; ///< contact slot -> what its narrow phase found
+    std::vector<std::vector<std::uint64_t>> workerPairs; ///< per worker index: new pair keys
+    std::vector<std::uint8_t> shapeRefits;               ///< shape slot -> its fat box was renewed
+    std::vector<std::uint8_t> bodyRefits;       ///< awake index -> a shape's fat box was renewed
+    std::vector<std::uint32_t> sweepCandidates; ///< awake indices continuous collision checks
 
     // Events of the last step; end events of destructions between steps wait in `pending*`.
     std::vector<ContactBeginEvent> beginEvents;
@@ -121,6 +130,13 @@ struct WorldState {
     [[nodiscard]] JointId jointId(std::uint32_t index) const noexcept {
         return {index, joints[index].generation, serial};
     }
+    [[nodiscard]] ChainId chainId(std::uint32_t index) const noexcept {
+        return {index, chains[index].generation, serial};
+    }
+    [[nodiscard]] bool isLive(ChainId id) const noexcept {
+        return id.world == serial && id.index < chains.size() && chains[id.index].live &&
+               chains[id.index].generation == id.generation;
+    }
     [[nodiscard]] bool isLive(BodyId id) const noexcept {
         return id.world == serial && id.index < bodies.size() && bodies[id.index].live &&
                bodies[id.index].generation == id.generation;
@@ -137,6 +153,7 @@ struct WorldState {
     Body& checkedBody(BodyId id, std::string_view function);
     Shape& checkedShape(ShapeId id, std::string_view function);
     Joint& checkedJoint(JointId id, std::string_view function);
+    Chain& checkedChain(ChainId id, std::string_view function);
     void requireUnlocked(std::string_view function) const;
     [[nodiscard]] std::uint32_t nextGeneration(std::uint32_t previous) const noexcept;
 
@@ -163,6 +180,9 @@ struct WorldState {
     }
     void markMoved(std::uint32_t shapeIndex);
     void destroyShapeSlot(std::uint32_t shapeIndex);
+    /// Destroys the chain's links and frees its slot (its body's mass is unchanged: links have
+    /// none).
+    void destroyChainSlot(std::uint32_t chainIndex);
 
     // --- contact lists
     /// Calls visit(contact, otherBody) for each contact of `body` in list order; visit may destroy

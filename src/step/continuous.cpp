@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/parallel_for.hpp"
 #include "geometry/shape_cast.hpp"
 #include "geometry/time_of_impact.hpp"
 #include "step/stages.hpp"
@@ -69,6 +70,18 @@ float polygonalTimeOfImpact(const Shape& moving, const Transform& start, Vec2 tr
     if (castShape(target, fixedXf, core, start, translation, 1.0f, hit)) return hit.fraction;
     return 1.0f; // a core already inside: nothing a sweep can save
 }
+
+// A chain link is one-sided for the sweep as for its contacts: a shape whose centre starts
+// behind its line passes through.
+bool behindChainLink(const Shape& moving, const Transform& start, const Shape& link,
+                     const Transform& linkXf) {
+    const Vec2 local = moving.type == ShapeType::Circle || moving.type == ShapeType::Box
+                           ? moving.center
+                           : moving.polygon.centroid;
+    const Vec2 centre = transformPoint(start, local);
+    const Vec2 p1 = transformPoint(linkXf, link.polygon.vertices[0]);
+    return dot(rotate(linkXf.q, link.polygon.normals[0]), centre - p1) < 0.0f;
+}
 } // namespace
 
 bool pathLeavesFatBoxes(const WorldState& state, const Body& body, Vec2 translation) noexcept {
@@ -92,58 +105,79 @@ bool pathLeavesFatBoxes(const WorldState& state, const Body& body, Vec2 translat
     return false;
 }
 
+namespace {
+// Whether the awake body at index i of awakeBodies may need a sweep, by the cheap tests.
+bool maySweep(const WorldState& state, std::uint32_t i) {
+    const Body& body = state.bodies[state.awakeBodies[i]];
+    if (body.type != BodyType::Dynamic) return false;
+    const Vec2 translation = state.solverBodies[i + 1].dp;
+    if (translation.x == 0.0f && translation.y == 0.0f) return false;
+    // The fat boxes held the shapes at the start of the step, so the path leaves them by at
+    // most the translation: a body moving less than its smallest extent needs no check.
+    return body.bullet ||
+           std::max(std::fabs(translation.x), std::fabs(translation.y)) > body.minExtent;
+}
+
+// A body maySweep let through: reads the static shapes, writes only this body.
+void sweepBody(WorldState& state, std::uint32_t i) {
+    Body& body = state.bodies[state.awakeBodies[i]];
+    const Vec2 translation = state.solverBodies[i + 1].dp;
+    if (!body.bullet && !pathLeavesFatBoxes(state, body, translation)) return;
+    float earliest = 1.0f;
+    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
+        const Shape& shape = state.shapes[s];
+        if (shape.isSensor) continue;
+        PlacedShape start = placeShape(shape, body);
+        start.center -= translation;
+        Transform startXf = transformOf(shape, body);
+        startXf.p -= translation;
+        AABB startBox = shapeBounds(shape, body);
+        startBox.lower -= translation;
+        startBox.upper -= translation;
+        const AABB swept{{std::min(startBox.lower.x, startBox.lower.x + translation.x),
+                          std::min(startBox.lower.y, startBox.lower.y + translation.y)},
+                         {std::max(startBox.upper.x, startBox.upper.x + translation.x),
+                          std::max(startBox.upper.y, startBox.upper.y + translation.y)}};
+        const WorldShape moving = toWorldShape(start);
+        state.broadPhase->query(swept, [&](ProxyId proxy) {
+            const std::uint32_t other = state.proxyShape[toIndex(proxy)];
+            const Shape& fixed = state.shapes[other];
+            if (state.bodies[fixed.body].type != BodyType::Static || fixed.isSensor) return true;
+            if (!state.shouldCollide(s, other)) return true;
+            const Transform fixedXf = transformOf(fixed, state.bodies[fixed.body]);
+            if (fixed.type == ShapeType::ChainSegment &&
+                behindChainLink(shape, startXf, fixed, fixedXf))
+                return true;
+            const float t =
+                isPolygonal(shape.type) || isPolygonal(fixed.type)
+                    ? polygonalTimeOfImpact(shape, startXf, translation, fixed, fixedXf,
+                                            state.def.linearSlop)
+                    : bulletTimeOfImpact(moving, translation, toWorldShape(state.placed(other)),
+                                         state.def.linearSlop);
+            earliest = std::min(earliest, t);
+            return true;
+        });
+    }
+    if (earliest < 1.0f) {
+        body.center -= (1.0f - earliest) * translation;
+        body.position = body.center - rotate(body.rot, body.localCenter);
+    }
+}
+} // namespace
+
+// The cheap tests on the calling thread (a few nanoseconds a body: not worth a hand-over), then
+// the bodies they let through in pieces; each sweep moves only its own body and reads only static
+// ones.
 void solveContinuous(WorldState& state) {
     if (!state.def.enableContinuous) return;
-    for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i) {
-        const std::uint32_t b = state.awakeBodies[i];
-        Body& body = state.bodies[b];
-        if (body.type != BodyType::Dynamic) continue;
-        const Vec2 translation = state.solverBodies[i + 1].dp;
-        if (translation.x == 0.0f && translation.y == 0.0f) continue;
-        // The fat boxes held the shapes at the start of the step, so the path leaves them by at
-        // most the translation: a body moving less than its smallest extent needs no check.
-        if (!body.bullet &&
-            (std::max(std::fabs(translation.x), std::fabs(translation.y)) <= body.minExtent ||
-             !pathLeavesFatBoxes(state, body, translation)))
-            continue;
-        float earliest = 1.0f;
-        for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
-            const Shape& shape = state.shapes[s];
-            if (shape.isSensor) continue;
-            PlacedShape start = placeShape(shape, body);
-            start.center -= translation;
-            Transform startXf = transformOf(shape, body);
-            startXf.p -= translation;
-            AABB startBox = shapeBounds(shape, body);
-            startBox.lower -= translation;
-            startBox.upper -= translation;
-            const AABB swept{{std::min(startBox.lower.x, startBox.lower.x + translation.x),
-                              std::min(startBox.lower.y, startBox.lower.y + translation.y)},
-                             {std::max(startBox.upper.x, startBox.upper.x + translation.x),
-                              std::max(startBox.upper.y, startBox.upper.y + translation.y)}};
-            const WorldShape moving = toWorldShape(start);
-            state.broadPhase->query(swept, [&](ProxyId proxy) {
-                const std::uint32_t other = state.proxyShape[toIndex(proxy)];
-                const Shape& fixed = state.shapes[other];
-                if (state.bodies[fixed.body].type != BodyType::Static || fixed.isSensor)
-                    return true;
-                if (!state.shouldCollide(s, other)) return true;
-                const float t =
-                    isPolygonal(shape.type) || isPolygonal(fixed.type)
-                        ? polygonalTimeOfImpact(shape, startXf, translation, fixed,
-                                                transformOf(fixed, state.bodies[fixed.body]),
-                                                state.def.linearSlop)
-                        : bulletTimeOfImpact(moving, translation, toWorldShape(state.placed(other)),
-                                             state.def.linearSlop);
-                earliest = std::min(earliest, t);
-                return true;
-            });
-        }
-        if (earliest < 1.0f) {
-            body.center -= (1.0f - earliest) * translation;
-            body.position = body.center - rotate(body.rot, body.localCenter);
-        }
-    }
+    state.sweepCandidates.clear();
+    for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i)
+        if (maySweep(state, i)) state.sweepCandidates.push_back(i);
+    const auto count = static_cast<std::int32_t>(state.sweepCandidates.size());
+    parallelFor(state.def, count, 32, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+        for (std::int32_t i = begin; i < end; ++i)
+            sweepBody(state, state.sweepCandidates[static_cast<std::size_t>(i)]);
+    });
 }
 
 } // namespace rigid2d::detail

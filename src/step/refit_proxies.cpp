@@ -1,4 +1,5 @@
 // Stage 5: fat boxes refreshed where a shape left its box; the broad phase is told.
+#include "core/parallel_for.hpp"
 #include "step/stages.hpp"
 
 namespace rigid2d::detail {
@@ -6,19 +7,40 @@ namespace rigid2d::detail {
 // A shape's fat box is its tight box grown by the margin and stretched along one step of its
 // velocity: a body in steady motion stays inside it for several steps, and a fast body's pairs are
 // found one step before it arrives, so the speculative contact can stop it at the surface.
+//
+// The new boxes are computed in pieces (each piece writes only the shapes of its bodies); the
+// broad phase is then told on the calling thread, in awake-body order as before.
 void refitProxies(WorldState& state, float dt) {
-    for (const std::uint32_t b : state.awakeBodies) {
-        const Body& body = state.bodies[b];
+    state.shapeRefits.resize(state.shapes.size());
+    state.bodyRefits.resize(state.awakeBodies.size());
+    const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
+    parallelFor(state.def, count, 128, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+        for (std::int32_t i = begin; i < end; ++i) {
+            const Body& body = state.bodies[state.awakeBodies[static_cast<std::size_t>(i)]];
+            std::uint8_t bodyRefit = 0;
+            for (std::uint32_t s = body.firstShape; s != kNullIndex;
+                 s = state.shapes[s].nextInBody) {
+                Shape& shape = state.shapes[s];
+                const AABB tight = shapeBounds(shape, body);
+                const std::uint8_t refit = contains(shape.fatBox, tight) ? 0 : 1;
+                state.shapeRefits[s] = refit;
+                bodyRefit |= refit;
+                if (refit == 0) continue;
+                AABB fat = fatten(tight, state.def.aabbMargin);
+                const Vec2 reach = dt * body.linearVelocity;
+                (reach.x > 0.0f ? fat.upper.x : fat.lower.x) += reach.x;
+                (reach.y > 0.0f ? fat.upper.y : fat.lower.y) += reach.y;
+                shape.fatBox = fat;
+            }
+            state.bodyRefits[static_cast<std::size_t>(i)] = bodyRefit;
+        }
+    });
+    for (std::size_t i = 0; i < state.awakeBodies.size(); ++i) {
+        if (state.bodyRefits[i] == 0) continue;
+        const Body& body = state.bodies[state.awakeBodies[i]];
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
-            Shape& shape = state.shapes[s];
-            const AABB tight = shapeBounds(shape, body);
-            if (contains(shape.fatBox, tight)) continue;
-            AABB fat = fatten(tight, state.def.aabbMargin);
-            const Vec2 reach = dt * body.linearVelocity;
-            (reach.x > 0.0f ? fat.upper.x : fat.lower.x) += reach.x;
-            (reach.y > 0.0f ? fat.upper.y : fat.lower.y) += reach.y;
-            shape.fatBox = fat;
-            state.broadPhase->move(shape.proxy, shape.fatBox);
+            if (state.shapeRefits[s] == 0) continue;
+            state.broadPhase->move(state.shapes[s].proxy, state.shapes[s].fatBox);
             state.markMoved(s);
         }
     }

@@ -1,86 +1,146 @@
-// Stage 2: contact update and narrow phase.
+// Stage 2: contact update and narrow phase, in two passes.
+//
+//   pass 1 (in pieces, any thread): each live contact whose bodies are not both asleep gets its
+//          new manifold (or sensor overlap) written into its own slot; what the second pass
+//          needs is kept per contact in contactUpdates
+//   pass 2 (calling thread, contact order): contacts whose fat boxes parted are destroyed; begin,
+//          end and sensor events; sleeping partners of touching contacts are woken
+//
+// Pass 1 writes nothing but the contact it works on, and pass 2 runs in contact order as the one
+// loop it replaces did, so the result is the same bits for any split. A contact between two
+// sleeping bodies that an earlier contact of pass 2 woke is updated in pass 2, as that loop did.
 #include <cmath>
 
+#include "core/parallel_for.hpp"
 #include "narrowphase/collide_shapes.hpp"
 #include "step/stages.hpp"
 
 namespace rigid2d::detail {
 
 namespace {
+
 [[nodiscard]] inline float lengthOf(Vec2 v) noexcept { return std::sqrt(v.x * v.x + v.y * v.y); }
+
+enum ContactUpdate : std::uint8_t {
+    kNotLive,      ///< a free slot
+    kBothAsleep,   ///< not updated: neither body moves
+    kParted,       ///< the fat boxes no longer overlap: the contact goes
+    kWasApart,     ///< updated; it was not touching before
+    kWasTouching,  ///< updated; it was touching before
+    kSameTouching, ///< updated, touching as before, nobody to wake: pass 2 only counts it
+    kSameApart     ///< updated, apart (or a sensor) as before: pass 2 has nothing to do
+};
+
+[[nodiscard]] bool mayWake(const Body& body) noexcept {
+    return !body.awake && body.type != BodyType::Static;
+}
+
+// The narrow phase of one contact; writes only that contact.
+ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt) {
+    const Shape& shapeA = state.shapes[contact.shapeA];
+    const Shape& shapeB = state.shapes[contact.shapeB];
+    const Body& bodyA = state.bodies[shapeA.body];
+    const Body& bodyB = state.bodies[shapeB.body];
+    // Sleeping (and static) bodies do not move: their contacts cannot change.
+    if (!bodyA.awake && !bodyB.awake) return kBothAsleep;
+    if (!overlaps(shapeA.fatBox, shapeB.fatBox)) return kParted;
+    const ContactUpdate update = contact.touching ? kWasTouching : kWasApart;
+    // Circles and axis-aligned boxes keep their placed-shape routines (the fast path);
+    // a pair with a polygonal shape goes through the ShapeGeometry table.
+    const bool polygonal = isPolygonal(shapeA.type) || isPolygonal(shapeB.type);
+    const auto collideAt = [&](float speculative) {
+        if (!polygonal)
+            return collide(placeShape(shapeA, bodyA), placeShape(shapeB, bodyB), speculative);
+        return collideShapes(geometryOf(shapeA), transformOf(shapeA, bodyA), geometryOf(shapeB),
+                             transformOf(shapeB, bodyB), speculative);
+    };
+    if (contact.sensor) {
+        contact.touching = collideAt(0.0f).pointCount > 0;
+        return (update == kWasTouching) == contact.touching ? kSameApart : update;
+    }
+    // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
+    // at the surface instead of overlapping first.
+    const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
+    Manifold manifold = collideAt(state.def.speculativeDistance + closing);
+    const Manifold& old = contact.manifold;
+    for (int i = 0; i < manifold.pointCount; ++i) {
+        ManifoldPoint& p = manifold.points[i];
+        p.anchorA = p.point - bodyA.center;
+        p.anchorB = p.point - bodyB.center;
+        for (int j = 0; j < old.pointCount; ++j) {
+            if (old.points[j].id != p.id) continue;
+            p.normalImpulse = old.points[j].normalImpulse;
+            p.tangentImpulse = old.points[j].tangentImpulse;
+            break;
+        }
+    }
+    contact.manifold = manifold;
+    contact.touching = manifold.pointCount > 0;
+    // Most contacts of a running scene change nothing pass 2 acts on: it then reads one byte of
+    // contactUpdates, not the contact.
+    if ((update == kWasTouching) != contact.touching) return update;
+    if (!contact.touching) return kSameApart;
+    return mayWake(bodyA) || mayWake(bodyB) ? update : kSameTouching;
+}
+
+// Pass 2 for an updated contact: events, and a touching contact wakes its sleeping partner.
+void reportContact(WorldState& state, const Contact& contact, bool wasTouching) {
+    const Shape& shapeA = state.shapes[contact.shapeA];
+    const Shape& shapeB = state.shapes[contact.shapeB];
+    if (contact.sensor) {
+        if (contact.touching == wasTouching) return;
+        const ShapeId idA = state.shapeId(contact.shapeA), idB = state.shapeId(contact.shapeB);
+        const ShapeId sensor = shapeA.isSensor ? idA : idB;
+        const ShapeId visitor = shapeA.isSensor ? idB : idA;
+        if (contact.touching)
+            state.sensorBeginEvents.push_back({sensor, visitor});
+        else
+            state.sensorEndEvents.push_back({sensor, visitor});
+        return;
+    }
+    if (contact.touching) {
+        // A touching contact joins the bodies' islands: a sleeping partner wakes up.
+        if (!state.bodies[shapeA.body].awake) state.wake(shapeA.body);
+        if (!state.bodies[shapeB.body].awake) state.wake(shapeB.body);
+        if (!wasTouching && contact.reportContactEvents)
+            state.beginEvents.push_back(
+                {state.shapeId(contact.shapeA), state.shapeId(contact.shapeB)});
+    } else if (wasTouching && contact.reportContactEvents) {
+        state.endEvents.push_back({state.shapeId(contact.shapeA), state.shapeId(contact.shapeB)});
+    }
+}
+
 } // namespace
 
 void updateContacts(WorldState& state, float dt) {
+    const auto count = static_cast<std::int32_t>(state.contacts.size());
+    state.contactUpdates.resize(state.contacts.size());
+    parallelFor(state.def, count, 64, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+        for (std::int32_t c = begin; c < end; ++c) {
+            Contact& contact = state.contacts[static_cast<std::size_t>(c)];
+            state.contactUpdates[static_cast<std::size_t>(c)] =
+                contact.live ? collideContact(state, contact, dt) : kNotLive;
+        }
+    });
     std::size_t touchingCount = 0;
     for (std::uint32_t c = 0; c < state.contacts.size(); ++c) {
-        Contact& contact = state.contacts[c];
-        if (!contact.live) continue;
-        const Shape& shapeA = state.shapes[contact.shapeA];
-        const Shape& shapeB = state.shapes[contact.shapeB];
-        const Body& bodyA = state.bodies[shapeA.body];
-        const Body& bodyB = state.bodies[shapeB.body];
-        // Sleeping (and static) bodies do not move: their contacts cannot change.
-        if (!bodyA.awake && !bodyB.awake) {
-            touchingCount += contact.touching ? 1 : 0;
-            continue;
-        }
-        if (!overlaps(shapeA.fatBox, shapeB.fatBox)) {
-            state.destroyContact(c, false);
-            continue;
-        }
-        const bool wasTouching = contact.touching;
-        // Circles and axis-aligned boxes keep their placed-shape routines (the fast path);
-        // a pair with a polygonal shape goes through the ShapeGeometry table.
-        const bool polygonal = isPolygonal(shapeA.type) || isPolygonal(shapeB.type);
-        const auto collideAt = [&](float speculative) {
-            if (!polygonal)
-                return collide(placeShape(shapeA, bodyA), placeShape(shapeB, bodyB), speculative);
-            return collideShapes(geometryOf(shapeA), transformOf(shapeA, bodyA), geometryOf(shapeB),
-                                 transformOf(shapeB, bodyB), speculative);
-        };
-        if (contact.sensor) {
-            contact.touching = collideAt(0.0f).pointCount > 0;
-            if (contact.touching != wasTouching) {
-                const ShapeId idA = state.shapeId(contact.shapeA),
-                              idB = state.shapeId(contact.shapeB);
-                const ShapeId sensor = shapeA.isSensor ? idA : idB;
-                const ShapeId visitor = shapeA.isSensor ? idB : idA;
-                if (contact.touching)
-                    state.sensorBeginEvents.push_back({sensor, visitor});
-                else
-                    state.sensorEndEvents.push_back({sensor, visitor});
-            }
-            continue;
-        }
-        // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
-        // at the surface instead of overlapping first.
-        const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
-        Manifold manifold = collideAt(state.def.speculativeDistance + closing);
-        const Manifold& old = contact.manifold;
-        for (int i = 0; i < manifold.pointCount; ++i) {
-            ManifoldPoint& p = manifold.points[i];
-            p.anchorA = p.point - bodyA.center;
-            p.anchorB = p.point - bodyB.center;
-            for (int j = 0; j < old.pointCount; ++j) {
-                if (old.points[j].id != p.id) continue;
-                p.normalImpulse = old.points[j].normalImpulse;
-                p.tangentImpulse = old.points[j].tangentImpulse;
-                break;
-            }
-        }
-        contact.manifold = manifold;
-        contact.touching = manifold.pointCount > 0;
-        if (contact.touching) {
+        auto update = static_cast<ContactUpdate>(state.contactUpdates[c]);
+        if (update == kNotLive || update == kSameApart) continue;
+        if (update == kSameTouching) {
             ++touchingCount;
-            // A touching contact joins the bodies' islands: a sleeping partner wakes up.
-            if (!bodyA.awake) state.wake(shapeA.body);
-            if (!bodyB.awake) state.wake(shapeB.body);
-            if (!wasTouching && contact.reportContactEvents)
-                state.beginEvents.push_back(
-                    {state.shapeId(contact.shapeA), state.shapeId(contact.shapeB)});
-        } else if (wasTouching && contact.reportContactEvents) {
-            state.endEvents.push_back(
-                {state.shapeId(contact.shapeA), state.shapeId(contact.shapeB)});
+            continue;
+        }
+        Contact& contact = state.contacts[c];
+        if (update == kBothAsleep) update = collideContact(state, contact, dt);
+        if (update == kSameTouching || update == kSameApart) {
+            touchingCount += update == kSameTouching ? 1 : 0;
+        } else if (update == kBothAsleep) {
+            touchingCount += contact.touching ? 1 : 0;
+        } else if (update == kParted) {
+            state.destroyContact(c, false);
+        } else {
+            reportContact(state, contact, update == kWasTouching);
+            if (!contact.sensor && contact.touching) ++touchingCount;
         }
     }
     state.stats.touchingContacts = touchingCount;

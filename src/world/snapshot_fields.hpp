@@ -13,6 +13,8 @@
 #include <type_traits>
 
 #include "core/byte_io.hpp"
+#include "rigid2d/events.hpp"
+#include "rigid2d/types.hpp"
 #include "state/body.hpp"
 #include "state/contact.hpp"
 #include "state/joint.hpp"
@@ -291,6 +293,38 @@ void jointFields(Io& io, J& joint) {
     io(joint.reactionForce);
     io(joint.reactionTorque);
     io(joint.userData);
+}
+
+/// The header: this magic, the format version (u32), flags (u32, 0), the payload size (u64) and
+/// the payload's checksum (u64).
+inline constexpr char kSnapshotMagic[8] = {'R', '2', 'D', 'S', 'N', 'A', 'P', '\0'};
+inline constexpr std::size_t kSnapshotHeaderBytes = sizeof(kSnapshotMagic) + 4 + 4 + 8 + 8;
+
+/// A hit event after its two shape ids.
+template <class Io, class H>
+void hitEventFields(Io& io, H& hit) {
+    io(hit.point);
+    io(hit.normal);
+    io(hit.approachSpeed);
+}
+
+/// The size of each record: every record is written and read whole (one bounds check per
+/// record, not per field).
+struct RecordSizes {
+    std::size_t def, body, shape, polygon, contact, point, hitEvent, joint;
+};
+inline const RecordSizes& recordSizes() {
+    static const RecordSizes sizes{
+        recordBytes<WorldDef>([](auto& io, auto& d) { worldDefFields(io, d); }),
+        recordBytes<Body>([](auto& io, auto& b) { bodyFields(io, b); }),
+        recordBytes<Shape>([](auto& io, auto& x) { shapeFields(io, x); }),
+        recordBytes<Polygon>([](auto& io, auto& p) { polygonFields(io, p); }),
+        recordBytes<Contact>([](auto& io, auto& c) { contactFields(io, c); }),
+        recordBytes<ManifoldPoint>([](auto& io, auto& p) { manifoldPointFields(io, p); }),
+        recordBytes<ContactHitEvent>([](auto& io, auto& e) { hitEventFields(io, e); }),
+        recordBytes<Joint>([](auto& io, auto& j) { jointFields(io, j); }),
+    };
+    return sizes;
 }
 
 } // namespace rigid2d::detail

@@ -12,12 +12,6 @@ constexpr std::string_view kRestore = "World::restore";
 
 void bad(bool ok, std::string_view what) { require(ok, kRestore, "bytes", what); }
 
-std::size_t jointRecordBytes() {
-    static const std::size_t bytes =
-        recordBytes<Joint>([](auto& io, auto& j) { jointFields(io, j); });
-    return bytes;
-}
-
 bool inRange(float value, float low, float high) { return value >= low && value <= high; }
 
 bool isUnit(Vec2 v) {
@@ -80,7 +74,7 @@ bool liveBody(const WorldState& s, std::uint32_t b) {
 }
 
 void readJoint(ByteReader& r, WorldState& s, Joint& joint) {
-    SnapshotIn in(r.take(jointRecordBytes()), kRestore);
+    SnapshotIn in(r.take(recordSizes().joint), kRestore);
     jointFields(in, joint);
     bad(static_cast<int>(joint.type) <= static_cast<int>(JointType::Mouse),
         "hold a joint of an unknown kind");
@@ -128,7 +122,7 @@ void readJointList(ByteReader& r, WorldState& s, std::uint32_t b,
 } // namespace
 
 void writeJoints(const WorldState& s, ByteWriter& w) {
-    const std::size_t bytes = jointRecordBytes();
+    const std::size_t bytes = recordSizes().joint;
     w.putCount(s.joints.size());
     for (const Joint& joint : s.joints) {
         w.put(joint.generation);

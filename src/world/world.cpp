@@ -64,6 +64,11 @@ void detail::checkWorldDef(const WorldDef& def, std::string_view fn) {
     nonNegative(def.timeToSleep, "def.timeToSleep");
     nonNegative(def.linearSleepTolerance, "def.linearSleepTolerance");
     nonNegative(def.angularSleepTolerance, "def.angularSleepTolerance");
+    require(def.workerCount >= 1 && def.workerCount <= kMaxWorkers, fn, "def.workerCount",
+            "must be in [1, kMaxWorkers = 64]", static_cast<float>(def.workerCount));
+    require((def.enqueueTask == nullptr) == (def.finishTask == nullptr), fn,
+            def.enqueueTask == nullptr ? "def.enqueueTask" : "def.finishTask",
+            "must be set when the other task callback is (both or neither)");
 }
 
 namespace {
@@ -143,7 +148,13 @@ void World::destroyBody(BodyId id) {
     s.requireUnlocked("World::destroyBody");
     Body& body = s.checkedBody(id, "World::destroyBody");
     while (body.firstJoint != kNullIndex) s.destroyJointSlot(body.firstJoint);
-    while (body.firstShape != kNullIndex) s.destroyShapeSlot(body.firstShape);
+    while (body.firstShape != kNullIndex) {
+        const std::uint32_t chain = s.shapes[body.firstShape].chain;
+        if (chain != kNullIndex)
+            s.destroyChainSlot(chain);
+        else
+            s.destroyShapeSlot(body.firstShape);
+    }
     if (body.awakeIndex != kNullIndex) s.removeAwake(id.index);
     const std::uint32_t generation = s.nextGeneration(body.generation);
     body = Body{};

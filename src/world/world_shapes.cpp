@@ -1,5 +1,8 @@
 // World's shape functions: argument checks, then the shape built and attached (WorldState).
 #include <cmath>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "rigid2d/geometry.hpp"
 
@@ -39,8 +42,10 @@ void checkShapeDef(std::string_view fn, const ShapeDef& def) {
 namespace {
 // Everything that can refuse runs before anything is linked: the checks, then the proxy insert
 // (the one call into the broad phase that may throw). Only then is the shape attached.
+// `settle` false leaves the body's mass and sleep to the caller: a chain attaches many links and
+// settles its body once.
 ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view field,
-                    BodyId bodyId, const ShapeDef& def, Shape proto) {
+                    BodyId bodyId, const ShapeDef& def, Shape proto, bool settle = true) {
     proto.isSensor = def.isSensor;
     proto.enableSensorEvents = def.enableSensorEvents;
     proto.enableContactEvents = def.enableContactEvents;
@@ -78,9 +83,11 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
     body.firstShape = index;
     ++body.shapeCount;
     ++s.shapeCount;
-    s.updateMass(body);
     s.markMoved(index);
-    s.wake(bodyId.index);
+    if (settle) {
+        s.updateMass(body);
+        s.wake(bodyId.index);
+    }
     return s.shapeId(index);
 }
 } // namespace
@@ -204,11 +211,146 @@ ShapeId World::createSegment(BodyId body, const ShapeDef& def, const Segment& se
     return attachShape(s, fn, "segment", body, def, proto);
 }
 
+// --- chains
+
+namespace {
+// The links of a chain over `points` (see ChainDef): an open chain's first and last points are
+// ghosts only; a loop's links go round, each with its neighbours' far points as ghosts.
+std::vector<ChainSegment> chainLinks(std::span<const Vec2> points, bool loop) {
+    const std::size_t n = points.size();
+    std::vector<ChainSegment> links;
+    if (loop) {
+        links.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            links.push_back(
+                {points[(i + n - 1) % n], {points[i], points[(i + 1) % n]}, points[(i + 2) % n]});
+    } else {
+        links.reserve(n - 3);
+        for (std::size_t i = 0; i + 3 < n; ++i)
+            links.push_back({points[i], {points[i + 1], points[i + 2]}, points[i + 3]});
+    }
+    return links;
+}
+} // namespace
+
+ChainId World::createChain(BodyId body, const ChainDef& def) {
+    constexpr std::string_view fn = "World::createChain";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    const Body& owner = s.checkedBody(body, fn);
+    require(owner.type != BodyType::Dynamic, fn, "body",
+            "must be static or kinematic: a chain has no area, so no mass");
+    checkFriction(fn, "def.friction", def.friction);
+    checkRestitution(fn, "def.restitution", def.restitution);
+    const std::size_t n = def.points.size();
+    require(n <= std::size_t{kMaxChainPoints}, fn, "def.points",
+            "must hold at most kMaxChainPoints (2^20) points", static_cast<float>(n));
+    if (def.loop)
+        require(n >= 3, fn, "def.points", "must hold at least 3 points for a loop",
+                static_cast<float>(n));
+    else
+        require(n >= 4, fn, "def.points",
+                "must hold at least 4 points for an open chain (its first and last points are "
+                "ghost vertices, the links run between the others)",
+                static_cast<float>(n));
+    for (const Vec2 p : def.points) requireFinite(fn, "def.points", p);
+    const std::size_t joins = def.loop ? n : n - 1;
+    for (std::size_t i = 0; i < joins; ++i) {
+        const Vec2 a = def.points[i];
+        const Vec2 b = def.points[(i + 1) % n];
+        const double dx = double{b.x} - double{a.x};
+        const double dy = double{b.y} - double{a.y};
+        if (!(std::hypot(dx, dy) >= double{kPolygonWeldDistance}))
+            detail::refuse(fn, "def.points",
+                           "must have consecutive points at least kPolygonWeldDistance (1e-4 m) "
+                           "apart, got point " +
+                               std::to_string((i + 1) % n) + " at " + detail::describe(b) +
+                               " next to the one before it");
+    }
+
+    ShapeDef shapeDef;
+    shapeDef.density = 0.0f;
+    shapeDef.friction = def.friction;
+    shapeDef.restitution = def.restitution;
+    shapeDef.enableSensorEvents = def.enableSensorEvents;
+    shapeDef.enableContactEvents = def.enableContactEvents;
+    shapeDef.enableHitEvents = def.enableHitEvents;
+    shapeDef.filter = def.filter;
+    shapeDef.userData = def.userData;
+    const bool reuse = !s.freeChains.empty();
+    const auto chainIndex =
+        reuse ? s.freeChains.back() : static_cast<std::uint32_t>(s.chains.size());
+    const std::vector<ChainSegment> segments = chainLinks(def.points, def.loop);
+    const auto shapeOf = [&](const ChainSegment& link) {
+        Shape proto;
+        proto.type = ShapeType::ChainSegment;
+        proto.polygon = detail::makeSegmentPolygon(link.segment);
+        proto.center = proto.polygon.centroid;
+        proto.ghost1 = link.ghost1;
+        proto.ghost2 = link.ghost2;
+        proto.chain = chainIndex;
+        proto.body = body.index;
+        return proto;
+    };
+    // Every link checked before any is attached (a shape is large: they are built twice rather
+    // than held, so a long chain costs no second copy).
+    for (const ChainSegment& link : segments) s.checkShape(fn, "def.points", owner, shapeOf(link));
+    std::vector<std::uint32_t> links;
+    links.reserve(segments.size());
+    if (!reuse) s.chains.emplace_back();
+    // Only a user-written broad phase can refuse an insert: the links attached so far go again.
+    try {
+        for (const ChainSegment& link : segments)
+            links.push_back(
+                attachShape(s, fn, "def.points", body, shapeDef, shapeOf(link), false).index);
+    } catch (...) {
+        for (auto link = links.rbegin(); link != links.rend(); ++link) s.destroyShapeSlot(*link);
+        if (!reuse) s.chains.pop_back();
+        throw;
+    }
+    if (reuse) s.freeChains.pop_back();
+    detail::Chain& chain = s.chains[chainIndex];
+    chain.generation = chain.generation != 0 ? chain.generation : s.nextGeneration(0);
+    chain.live = true;
+    chain.loop = def.loop;
+    chain.body = body.index;
+    chain.links = std::move(links);
+    s.updateMass(s.bodies[body.index]);
+    s.wake(body.index);
+    return s.chainId(chainIndex);
+}
+
+void World::destroyChain(ChainId id) {
+    constexpr std::string_view fn = "World::destroyChain";
+    auto& s = *m_state;
+    s.requireUnlocked(fn);
+    const std::uint32_t bodyIndex = s.checkedChain(id, fn).body;
+    s.destroyChainSlot(id.index);
+    s.updateMass(s.bodies[bodyIndex]);
+    s.wake(bodyIndex);
+}
+
+bool World::isValid(ChainId id) const noexcept { return m_state->isLive(id); }
+BodyId World::chainBody(ChainId id) const {
+    return m_state->bodyId(m_state->checkedChain(id, "World::chainBody").body);
+}
+std::vector<ShapeId> World::chainSegments(ChainId id) const {
+    const detail::Chain& chain = m_state->checkedChain(id, "World::chainSegments");
+    std::vector<ShapeId> out;
+    out.reserve(chain.links.size());
+    for (const std::uint32_t link : chain.links) out.push_back(m_state->shapeId(link));
+    return out;
+}
+bool World::isLoop(ChainId id) const { return m_state->checkedChain(id, "World::isLoop").loop; }
+
 void World::destroyShape(ShapeId id) {
     constexpr std::string_view fn = "World::destroyShape";
     auto& s = *m_state;
     s.requireUnlocked(fn);
-    const std::uint32_t bodyIndex = s.checkedShape(id, fn).body;
+    const Shape& shape = s.checkedShape(id, fn);
+    require(shape.chain == kNullIndex, fn, "shape",
+            "is a chain's link: a chain is destroyed whole (destroyChain)");
+    const std::uint32_t bodyIndex = shape.body;
     s.destroyShapeSlot(id.index);
     s.updateMass(s.bodies[bodyIndex]);
     s.wake(bodyIndex);
@@ -246,6 +388,17 @@ Segment World::shapeSegment(ShapeId id) const {
     const Shape& shape = m_state->checkedShape(id, "World::shapeSegment");
     require(shape.type == ShapeType::Segment, "World::shapeSegment", "shape", "must be a segment");
     return {shape.polygon.vertices[0], shape.polygon.vertices[1]};
+}
+ChainSegment World::shapeChainSegment(ShapeId id) const {
+    const Shape& shape = m_state->checkedShape(id, "World::shapeChainSegment");
+    require(shape.type == ShapeType::ChainSegment, "World::shapeChainSegment", "shape",
+            "must be a chain's link");
+    return {shape.ghost1, {shape.polygon.vertices[0], shape.polygon.vertices[1]}, shape.ghost2};
+}
+ChainId World::shapeChain(ShapeId id) const {
+    const Shape& shape = m_state->checkedShape(id, "World::shapeChain");
+    require(shape.chain != kNullIndex, "World::shapeChain", "shape", "must be a chain's link");
+    return m_state->chainId(shape.chain);
 }
 AABB World::shapeAABB(ShapeId id) const {
     const Shape& shape = m_state->checkedShape(id, "World::shapeAABB");

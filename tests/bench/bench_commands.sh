@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # rigid2d-bench from the command line, as the comparison script and users run it.
-#   bench_commands.sh BENCH SCENES_DIR WORK_DIR churn|scene|joints|snapshot|bad-scene
+#   bench_commands.sh BENCH SCENES_DIR WORK_DIR churn|scene|joints|snapshot|threads|bad-scene
 # churn:     every broad phase finds exactly the overlaps every peer finds (BROADPHASE.md's
 #            N = 10000 over 100 frames: 341445)
 # scene:     a shared scene file runs, repeats, writes its report and a final state of every body
@@ -8,6 +8,7 @@
 #            reaction in the final state
 # snapshot:  --snapshot-at (save, destroy, restore, run on) ends in the uninterrupted final state,
 #            on the public scenes the engine builds, on every broad phase
+# threads:   --threads 2, 3 and 8 end in the final state of --threads 1 on the large public scenes
 # bad-scene: a refused scene file exits 1 with a message naming the body and the field
 set -euo pipefail
 bench="$1" scenes="$2" work="$3" what="$4"
@@ -62,9 +63,30 @@ case "$what" in
           --final-state "$work/straight.json" >/dev/null
         line=$("$bench" scene --scene "$scenes/$scene.json" --broadphase "$bp" --steps "$steps" \
           --snapshot-at "$at" --final-state "$work/restored.json")
-        echo "$scene $bp $(grep -o '"snapshot": {[^}]*}' <<<"$line" || fail "$scene: no snapshot field")"
+        field=$(grep -o '"snapshot": {[^}]*}' <<<"$line") || fail "$scene: no snapshot field"
+        echo "$scene $bp $field"
+        for key in snapshot_ms snapshot_reused_ms restore_ms step_median_ms; do
+          grep -qE "\"$key\": [0-9]+\.[0-9]+" <<<"$field" || fail "$scene: the snapshot field lacks $key"
+        done
         cmp -s "$work/straight.json" "$work/restored.json" ||
           fail "$scene on $bp: the restored run ends elsewhere than the uninterrupted one"
+      done
+    done
+    ;;
+  threads)
+    for run in "circle_rain_10000 60 spatial_hash" "v3_large_pyramid 60 spatial_hash" \
+               "v3_many_pyramids 20 sorted_grid" "v3_smash 60 tree" "box_pyramid_100 90 sap"; do
+      read -r scene steps bp <<<"$run"
+      [ -f "$scenes/$scene.json" ] || fail "no scene $scene"
+      "$bench" scene --scene "$scenes/$scene.json" --broadphase "$bp" --steps "$steps" \
+        --final-state "$work/serial.json" >/dev/null
+      for n in 2 3 8; do
+        line=$("$bench" scene --scene "$scenes/$scene.json" --broadphase "$bp" --steps "$steps" \
+          --threads "$n" --final-state "$work/threaded.json")
+        grep -qF "\"threads\": $n" <<<"$line" || fail "$scene: the report does not say $n threads"
+        echo "$scene $bp threads $n: $(grep -o '"median": [0-9.]*' <<<"$line")"
+        cmp -s "$work/serial.json" "$work/threaded.json" ||
+          fail "$scene on $bp: $n threads end elsewhere than one"
       done
     done
     ;;

@@ -7,7 +7,9 @@
 
 namespace {
 std::string g_lastMessage;
-void recordingHandler(const char*, const char* message, const char*, int) { g_lastMessage = message; }
+void recordingHandler(const char*, const char* message, const char*, int) {
+    g_lastMessage = message;
+}
 } // namespace
 
 TEST_CASE("R2D_CHECK routes a failure with its message to the installed handler") {

@@ -11,7 +11,9 @@ using namespace rigid2d;
 
 TEST_CASE("a user sink receives refusals once, and the level filters") {
     std::vector<std::pair<LogLevel, std::string>> received;
-    setLogSink([&](LogLevel level, std::string_view text) { received.emplace_back(level, std::string(text)); });
+    setLogSink([&](LogLevel level, std::string_view text) {
+        received.emplace_back(level, std::string(text));
+    });
     setLogLevel(LogLevel::Warn);
 
     CHECK_THROWS(detail::require(false, "F", "field", "must be true"));

@@ -3,7 +3,25 @@
 // be refused with the world unchanged (WorldOps::attempt).
 #include "world_ops.hpp"
 
+#include <cstring>
+
 namespace rigid2d::fuzz {
+
+void addJointDetails(const World& world, std::vector<std::uint64_t>& details) {
+    const auto bits = [](float f) {
+        std::uint32_t u;
+        std::memcpy(&u, &f, sizeof u);
+        return std::uint64_t{u};
+    };
+    details.push_back(world.jointCount());
+    world.forEachJoint([&](JointId joint) {
+        details.push_back((std::uint64_t{joint.index} << 32) | joint.generation);
+        const Vec2 a = world.jointAnchorA(joint), b = world.jointAnchorB(joint);
+        details.push_back((bits(a.x) << 32) | bits(a.y));
+        details.push_back((bits(b.x) << 32) | bits(b.y));
+        details.push_back(bits(world.jointSpringHertz(joint)));
+    });
+}
 
 JointId WorldOps::pickJoint(FuzzInput& in) {
     const std::uint8_t b = in.byte();

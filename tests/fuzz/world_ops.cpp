@@ -87,6 +87,7 @@ enum Op : unsigned {
     kCreateSegment,
     kCreateJoint,
     kChangeJoint,
+    kCreateChain, // chains go with their body (destroyBody): destroyChain has no op of its own
     kOpCount
 };
 
@@ -121,14 +122,7 @@ Fingerprint::Fingerprint(const World& world)
             details.push_back(static_cast<std::uint32_t>(f.groupIndex));
         });
     });
-    details.push_back(world.jointCount());
-    world.forEachJoint([&](JointId joint) {
-        details.push_back((std::uint64_t{joint.index} << 32) | joint.generation);
-        const Vec2 a = world.jointAnchorA(joint), b = world.jointAnchorB(joint);
-        details.push_back((bits(a.x) << 32) | bits(a.y));
-        details.push_back((bits(b.x) << 32) | bits(b.y));
-        details.push_back(bits(world.jointSpringHertz(joint)));
-    });
+    addJointDetails(world, details);
 }
 
 bool WorldOps::attempt(std::string_view op, FunctionRef<void()> call) {
@@ -428,6 +422,22 @@ void WorldOps::runOne(FuzzInput& in, unsigned op) {
                            [&] { id = m_world.createSegment(body, def, segment); });
         }
         if (made) m_shapes.push_back(id);
+        return;
+    }
+    case kCreateChain: {
+        const BodyId body = pickBody(in);
+        const ShapeDef shape = shapeDef(in);
+        std::vector<Vec2> points(in.below(10)); // every count rule met and broken
+        for (Vec2& p : points) p = in.vec2();
+        const ChainDef def{.points = points,
+                           .loop = in.flag(),
+                           .friction = shape.friction,
+                           .restitution = shape.restitution,
+                           .filter = shape.filter};
+        ChainId id;
+        if (m_shapes.size() < kMaxShapes &&
+            attempt("World::createChain", [&] { id = m_world.createChain(body, def); }))
+            for (const ShapeId link : m_world.chainSegments(id)) m_shapes.push_back(link);
         return;
     }
     case kDestroyShape: {

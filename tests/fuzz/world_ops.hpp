@@ -37,6 +37,9 @@ struct Fingerprint {
     bool operator==(const Fingerprint&) const = default;
 };
 
+/// Appends the joints' part of a Fingerprint (joint_ops.cpp).
+void addJointDetails(const World& world, std::vector<std::uint64_t>& details);
+
 /// The default broad-phase configuration but for a grid of at most 4096 cells: the default 2^22
 /// cells cost tens of milliseconds to clear under ASan, twice per input (two worlds), and
 /// a bigger grid finds nothing a small one does not.

@@ -1,7 +1,7 @@
 # Fails when a file of src/<stage>/ includes a header of a stage above its own. The stages, lowest
 # first, are the order in which the step's data flows; a folder may use its own and lower ones.
 #   cmake -DSOURCE_DIR=... -P check_layering.cmake
-set(stages core geometry broadphase narrowphase solver island state step world)
+set(stages core geometry broadphase narrowphase solver island state step world threads)
 file(GLOB folders RELATIVE "${SOURCE_DIR}/src" "${SOURCE_DIR}/src/*")
 set(offenders "")
 foreach(folder IN LISTS folders)

@@ -2,9 +2,12 @@
 // on from the original, on every broad phase; bad bytes are refused with the world unchanged.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "core/byte_io.hpp"
@@ -122,6 +125,12 @@ World makeBusyWorld(BroadPhaseType type) {
     world.createCapsule(world.createBody(turning), {}, Capsule{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.25f});
     const BodyId ramp = world.createBody({});
     world.createSegment(ramp, {}, Segment{{10.0f, 0.5f}, {20.0f, 2.0f}});
+    // A chain of hills (right to left, facing up) with balls on it, and a freed chain slot.
+    const Vec2 hills[] = {{-22, 1}, {-24, 0.5f}, {-26, 1.5f}, {-28, 0.5f}, {-30, 2}, {-32, 1}};
+    world.createChain(ramp, {.points = hills});
+    world.destroyChain(world.createChain(ramp, {.points = hills}));
+    for (int i = 0; i < 3; ++i)
+        createCircle(world, {-25.0f - 1.5f * static_cast<float>(i), 4.0f}, 0.4f);
     const BodyId bullet = createCircle(world, {-30.0f, 5.0f}, 0.1f);
     world.setBullet(bullet, true);
     world.setLinearVelocity(bullet, {300.0f, -20.0f});
@@ -152,6 +161,26 @@ void resum(Bytes& bytes) {
         std::span<const std::uint8_t>(bytes.data() + kPayloadAt, bytes.size() - kPayloadAt));
     for (std::size_t i = 0; i < 8; ++i)
         bytes[kSumAt + i] = static_cast<std::uint8_t>(sum >> (8 * i));
+}
+
+// Rewrites the payload size and the checksum after an edit that changed the payload's length.
+void resize(Bytes& bytes) {
+    constexpr std::size_t kSizeAt = 8 + 4 + 4, kPayloadAt = kSizeAt + 16;
+    const std::uint64_t size = bytes.size() - kPayloadAt;
+    for (std::size_t i = 0; i < 8; ++i)
+        bytes[kSizeAt + i] = static_cast<std::uint8_t>(size >> (8 * i));
+    resum(bytes);
+}
+
+// The offset of `words` (little-endian u32s) in `bytes`; it must occur exactly once.
+std::size_t findWords(const Bytes& bytes, std::initializer_list<std::uint32_t> words) {
+    Bytes pattern;
+    for (const std::uint32_t w : words)
+        for (int i = 0; i < 4; ++i) pattern.push_back(static_cast<std::uint8_t>(w >> (8 * i)));
+    const auto first = std::search(bytes.begin(), bytes.end(), pattern.begin(), pattern.end());
+    REQUIRE(first != bytes.end());
+    REQUIRE(std::search(first + 1, bytes.end(), pattern.begin(), pattern.end()) == bytes.end());
+    return static_cast<std::size_t>(first - bytes.begin());
 }
 
 } // namespace
@@ -247,6 +276,8 @@ TEST_CASE("snapshot: damaged, truncated, foreign and wrong-version bytes are ref
     Bytes version = good;
     version[8] = static_cast<std::uint8_t>(kSnapshotVersion + 1);
     refusedUnchanged(version);
+    version[8] = static_cast<std::uint8_t>(kSnapshotVersion - 1); // an older format
+    refusedUnchanged(version);
     Bytes magic = good;
     magic[0] = 'X';
     refusedUnchanged(magic);
@@ -257,6 +288,28 @@ TEST_CASE("snapshot: damaged, truncated, foreign and wrong-version bytes are ref
             std::uniform_int_distribution<std::size_t>(0, good.size() - 1)(random);
         flipped[at] ^= static_cast<std::uint8_t>(1u << (i % 8));
         refusedUnchanged(flipped);
+    }
+}
+
+TEST_CASE("snapshot: damage to the payload is reported as a failed checksum") {
+    // Restore checks the checksum as it reads; whichever field check the damage trips first, the
+    // refusal still says the bytes were damaged.
+    World world = makeBusyWorld(BroadPhaseType::SpatialHash);
+    const Bytes good = world.snapshot();
+    std::mt19937 random(5);
+    for (int i = 0; i < 64; ++i) {
+        Bytes damaged = good;
+        const std::size_t at =
+            std::uniform_int_distribution<std::size_t>(32, good.size() - 1)(random);
+        damaged[at] ^= static_cast<std::uint8_t>(i % 2 == 0 ? 0xFF : 0x80);
+        World target;
+        try {
+            target.restore(damaged);
+            FAIL("damaged bytes were restored");
+        } catch (const Error& e) {
+            CHECK(std::string_view(e.what()).find("checksum") != std::string_view::npos);
+        }
+        CHECK(target.bodyCount() == 0);
     }
 }
 
@@ -349,4 +402,99 @@ TEST_CASE("snapshot: shapes offset from a turned body's origin restore (found by
     World copy;
     REQUIRE_NOTHROW(copy.restore(world.snapshot()));
     CHECK(copy.snapshot() == world.snapshot());
+}
+
+TEST_CASE(
+    "snapshot: body lists that leave out, repeat or misplace a shape or contact are refused") {
+    // Two touching balls: body 0 lists shape 0 and contact 0, body 1 shape 1 and contact 0. Each
+    // edit below keeps the checksum and size right, so only the list checks can refuse it.
+    World world;
+    world.createCircle(world.createBody({.type = BodyType::Dynamic}), {}, Circle{{0, 0}, 0.5f});
+    world.createCircle(world.createBody({.type = BodyType::Dynamic, .position = {0.8f, 0.0f}}), {},
+                       Circle{{0, 0}, 0.5f});
+    world.step(kDefaultTimeStep);
+    const Bytes good = world.snapshot();
+    // Per body: shape count, shapes, contact count, contacts.
+    const std::size_t lists = findWords(good, {1, 0, 1, 0, 1, 1, 1, 0});
+    const auto at = [&](int word) { return lists + 4 * static_cast<std::size_t>(word); };
+    const auto setWord = [](Bytes& bytes, std::size_t offset, std::uint32_t value) {
+        for (std::size_t i = 0; i < 4; ++i)
+            bytes[offset + i] = static_cast<std::uint8_t>(value >> (8 * i));
+    };
+    World target;
+    target.restore(good);
+    const std::uint64_t before = stateHash(target);
+    const auto refusedUnchanged = [&](Bytes bytes) {
+        resize(bytes);
+        CHECK_THROWS_AS(target.restore(bytes), Error);
+        CHECK(stateHash(target) == before);
+    };
+    SUBCASE("a contact left out of one body's list") {
+        Bytes bytes = good;
+        setWord(bytes, at(6), 0);
+        bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at(7)),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(at(8)));
+        refusedUnchanged(bytes);
+    }
+    SUBCASE("a contact listed twice by one body") {
+        Bytes bytes = good;
+        setWord(bytes, at(2), 2);
+        const Bytes zero(4, 0);
+        bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at(4)), zero.begin(), zero.end());
+        refusedUnchanged(bytes);
+    }
+    SUBCASE("a shape left out of its body's list") {
+        Bytes bytes = good;
+        setWord(bytes, at(4), 0);
+        bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at(5)),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(at(6)));
+        refusedUnchanged(bytes);
+    }
+    SUBCASE("a shape listed by a body it does not belong to") {
+        Bytes bytes = good;
+        setWord(bytes, at(5), 0);
+        refusedUnchanged(bytes);
+    }
+    SUBCASE("the unedited bytes restore") {
+        Bytes bytes = good;
+        resize(bytes);
+        CHECK(bytes == good);
+        World copy;
+        CHECK_NOTHROW(copy.restore(bytes));
+    }
+}
+
+TEST_CASE("snapshot: each of a run of alike bodies must hold the mass its shapes give") {
+    // Restore derives the mass properties of a run of alike bodies once; an edited mass on any
+    // body of the run is still refused.
+    World world;
+    std::vector<BodyId> balls;
+    for (int i = 0; i < 4; ++i) {
+        balls.push_back(world.createBody(
+            {.type = BodyType::Dynamic, .position = {10.0f * static_cast<float>(i), 0.0f}}));
+        world.createCircle(balls.back(), {}, Circle{{0, 0}, 0.5f});
+    }
+    world.step(kDefaultTimeStep);
+    const Bytes good = world.snapshot();
+    const float mass = world.mass(balls[0]);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &mass, sizeof bits);
+    Bytes pattern(4);
+    for (std::size_t i = 0; i < 4; ++i) pattern[i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    std::vector<std::size_t> at;
+    for (auto it = good.begin();
+         (it = std::search(it, good.end(), pattern.begin(), pattern.end())) != good.end(); ++it)
+        at.push_back(static_cast<std::size_t>(it - good.begin()));
+    REQUIRE(at.size() == balls.size()); // one saved mass per body
+    for (const std::size_t offset : at) {
+        Bytes edited = good;
+        edited[offset] ^= 1; // one unit in the last place
+        resum(edited);
+        World target;
+        CHECK_THROWS_AS(target.restore(edited), Error);
+        CHECK(target.bodyCount() == 0);
+    }
+    World copy;
+    REQUIRE_NOTHROW(copy.restore(good));
+    CHECK(copy.snapshot() == good);
 }

@@ -172,6 +172,20 @@ private:
             body->CreateFixture(&fixture);
             return;
         }
+        case ShapeType::ChainSegment: {
+            // Box2D 2.4's chains are one-sided on the right too, with the same ghost vertices.
+            std::vector<b2Vec2> points;
+            for (const Vec2 v : shape.vertices) points.push_back(toB2(v));
+            const auto n = static_cast<int32>(points.size());
+            b2ChainShape chain;
+            if (shape.loop)
+                chain.CreateLoop(points.data(), n);
+            else
+                chain.CreateChain(points.data() + 1, n - 2, points.front(), points.back());
+            fixture.shape = &chain;
+            body->CreateFixture(&fixture);
+            return;
+        }
         }
     }
 

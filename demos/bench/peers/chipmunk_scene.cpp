@@ -94,7 +94,9 @@ double shapeSize(const ShapeDesc& shape) {
     case ShapeType::Polygon: points = shape.vertices; break;
     case ShapeType::Capsule: points = {shape.point1, shape.point2}; break;
     case ShapeType::Segment:
-        points = {shape.point1, shape.point2};
+    case ShapeType::ChainSegment:
+        points = shape.kind == ShapeType::Segment ? std::vector<Vec2>{shape.point1, shape.point2}
+                                                  : shape.vertices;
         rounding = 0.0;
         break;
     }
@@ -261,6 +263,9 @@ private:
             return cpSegmentShapeNew(body, toCp(shape.point1), toCp(shape.point2), shape.radius);
         case ShapeType::Segment:
             return cpSegmentShapeNew(body, toCp(shape.point1), toCp(shape.point2), 0.0);
+        case ShapeType::ChainSegment:
+            throw Unrepresentable("a chain (rigid2d's extension of version 2) is one shape per "
+                                  "link in Chipmunk; this peer does not build them");
         }
         return nullptr;
     }

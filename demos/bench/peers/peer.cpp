@@ -53,7 +53,8 @@ MassData exactMass(const BodyDesc& body) {
         case ShapeType::Capsule:
             part = computeMass(Capsule{s.point1, s.point2, s.radius}, s.def.density);
             break;
-        case ShapeType::Segment: continue;
+        case ShapeType::Segment:
+        case ShapeType::ChainSegment: continue;
         }
         parts.push_back(part);
         mass += double{part.mass};

@@ -150,6 +150,16 @@ std::vector<Placed> placeShapes(const SceneDesc& scene, const std::vector<FinalB
             case ShapeType::Segment:
                 out.push_back(core(i, {world(shape.point1), world(shape.point2)}, 0.0, filter));
                 break;
+            case ShapeType::ChainSegment: {
+                // Its links, each a segment (an open chain's end points are ghosts only).
+                const std::vector<Vec2>& v = shape.vertices;
+                const std::size_t n = v.size();
+                const std::size_t first = shape.loop ? 0 : 1;
+                const std::size_t links = shape.loop ? n : n - 3;
+                for (std::size_t k = first; k < first + links; ++k)
+                    out.push_back(core(i, {world(v[k]), world(v[(k + 1) % n])}, 0.0, filter));
+                break;
+            }
             }
         }
     }
@@ -271,7 +281,8 @@ double shapeArea(const ShapeDesc& shape) {
                                          double{shape.point2.y} - double{shape.point1.y});
         return 2.0 * r * length + std::numbers::pi * r * r;
     }
-    case ShapeType::Segment: return 0.0;
+    case ShapeType::Segment:
+    case ShapeType::ChainSegment: return 0.0;
     }
     return 0.0;
 }

@@ -1,0 +1,57 @@
+#pragma once
+// How the step spreads a loop over the game's workers (WorldDef::enqueueTask / finishTask), or
+// runs it on the calling thread when the world has no scheduler or one worker.
+//
+// A body passed to parallelFor must give the same result however the items are split and in
+// whatever order the pieces run: it writes only to slots of its own items, or to the scratch of
+// the worker index it is given, which the caller then merges in an order that does not depend
+// on the split (sorted, or by item). That is what keeps a step's bits independent of the number
+// of workers and of the scheduler.
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "core/assert.hpp"
+#include "rigid2d/types.hpp"
+
+namespace rigid2d::detail {
+
+/// True when parallelFor hands work to the world's scheduler at all.
+[[nodiscard]] inline bool runsInParallel(const WorldDef& def) noexcept {
+    return def.workerCount > 1 && def.enqueueTask != nullptr && def.finishTask != nullptr;
+}
+
+/// Calls body(begin, end, workerIndex) over pieces that cover [0, count) exactly once, each piece
+/// at least `minRange` items long (but the last), workerIndex in [0, def.workerCount). Returns
+/// when every piece has run. `minRange` is what one piece must hold to be worth a hand-over.
+template <class Body>
+void parallelFor(const WorldDef& def, std::int32_t count, std::int32_t minRange, Body&& body) {
+    if (count <= 0) return;
+    minRange = std::max(minRange, std::int32_t{1});
+    if (!runsInParallel(def) || count <= minRange) {
+        body(std::int32_t{0}, count, std::int32_t{0});
+        return;
+    }
+    // About four pieces per worker: enough for a scheduler to even out pieces of unequal cost,
+    // few enough that handing them over costs little.
+    const std::int32_t pieces = 4 * def.workerCount;
+    const std::int32_t range = std::max(minRange, (count + pieces - 1) / pieces);
+    struct Call {
+        std::remove_reference_t<Body>* body;
+        std::int32_t workerCount;
+    } call{&body, def.workerCount};
+    TaskFunction* run = [](std::int32_t begin, std::int32_t end, std::int32_t worker,
+                           void* context) {
+        const Call& c = *static_cast<const Call*>(context);
+        // Per-worker scratch is indexed by it: a scheduler that breaks the contract must not
+        // write out of bounds, in any build.
+        R2D_CHECK(worker >= 0 && worker < c.workerCount,
+                  "a scheduler passed a worker index outside [0, WorldDef::workerCount)");
+        (*c.body)(begin, end, worker);
+    };
+    void* handle = def.enqueueTask(run, count, range, &call, def.userTaskContext);
+    if (handle != nullptr) def.finishTask(handle, def.userTaskContext);
+}
+
+} // namespace rigid2d::detail

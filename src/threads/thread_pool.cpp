@@ -1,0 +1,170 @@
+// The default scheduler: workerCount - 1 threads and one queue of tasks behind a mutex.
+//
+// A task is cut into pieces of the requested minimum range. Pieces are claimed one at a time under
+// the mutex (a step hands over a few dozen per stage, so the lock is not what limits it); the
+// thread that calls finishTask claims pieces of its own task too, as worker 0, and then sleeps
+// until the last piece taken elsewhere is done. A finished task goes back to a free list, so a
+// warmed-up world's step allocates nothing here either.
+//
+//   worker t:  wait for a queued task; claim its next piece (dequeue it when none is left);
+//              run it as worker t; count it done, waking the finisher after the last
+//   finish:    claim and run pieces of this task as worker 0; wait until all are done
+#include "rigid2d/thread_pool.hpp"
+
+#include <cfenv>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/check.hpp"
+
+namespace rigid2d {
+
+namespace {
+
+struct Task {
+    TaskFunction* function = nullptr;
+    void* context = nullptr;
+    std::int32_t itemCount = 0;
+    std::int32_t pieceRange = 1;
+    std::int32_t pieceCount = 0;
+    std::int32_t claimed = 0;  ///< pieces handed out; guarded by the pool's mutex
+    std::int32_t done = 0;     ///< pieces finished; guarded by the pool's mutex
+    std::fenv_t environment{}; ///< the enqueuing thread's floating-point environment
+};
+
+} // namespace
+
+struct ThreadPool::Shared {
+    std::int32_t workerCount = 1;
+    std::mutex mutex;
+    std::condition_variable taskQueued;
+    std::condition_variable pieceDone;
+    std::deque<Task*> queue; ///< tasks with pieces not yet claimed, oldest first
+    std::vector<std::unique_ptr<Task>> tasks;
+    std::vector<Task*> freeTasks;
+    bool stopping = false;
+    std::vector<std::thread> threads;
+
+    // Claims the next piece of `task` (which has one left); the lock is held.
+    std::int32_t claim(Task& task) {
+        const std::int32_t piece = task.claimed++;
+        if (task.claimed == task.pieceCount) {
+            for (auto it = queue.begin(); it != queue.end(); ++it) {
+                if (*it != &task) continue;
+                queue.erase(it);
+                break;
+            }
+        }
+        return piece;
+    }
+
+    // Runs one claimed piece with the lock released, and takes the lock back.
+    void run(Task& task, std::int32_t piece, std::int32_t worker,
+             std::unique_lock<std::mutex>& lock) {
+        lock.unlock();
+        // Rounding, exception masks and flush-to-zero as on the stepping thread: the same bits,
+        // and a test's floating-point traps apply on every worker.
+        if (worker != 0) std::fesetenv(&task.environment);
+        const std::int32_t begin = piece * task.pieceRange;
+        const std::int32_t end = std::min(begin + task.pieceRange, task.itemCount);
+        task.function(begin, end, worker, task.context);
+        lock.lock();
+        if (++task.done == task.pieceCount) pieceDone.notify_all();
+    }
+
+    void work(std::int32_t worker) {
+        std::unique_lock<std::mutex> lock(mutex);
+        for (;;) {
+            taskQueued.wait(lock, [&] { return stopping || !queue.empty(); });
+            if (queue.empty()) return; // stopping, and nothing left to do
+            Task& task = *queue.front();
+            const std::int32_t piece = claim(task);
+            run(task, piece, worker, lock);
+        }
+    }
+};
+
+ThreadPool::ThreadPool(std::int32_t workerCount) : m_shared(std::make_unique<Shared>()) {
+    detail::require(workerCount >= 1 && workerCount <= kMaxWorkers, "ThreadPool::ThreadPool",
+                    "workerCount", "must be in [1, kMaxWorkers = 64]",
+                    static_cast<float>(workerCount));
+    m_shared->workerCount = workerCount;
+    m_shared->threads.reserve(static_cast<std::size_t>(workerCount - 1));
+    try {
+        for (std::int32_t worker = 1; worker < workerCount; ++worker)
+            m_shared->threads.emplace_back(
+                [shared = m_shared.get(), worker] { shared->work(worker); });
+    } catch (...) {
+        // A thread that could not start: stop the ones that did before giving up.
+        {
+            const std::lock_guard<std::mutex> lock(m_shared->mutex);
+            m_shared->stopping = true;
+        }
+        m_shared->taskQueued.notify_all();
+        for (std::thread& thread : m_shared->threads) thread.join();
+        throw;
+    }
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        const std::lock_guard<std::mutex> lock(m_shared->mutex);
+        m_shared->stopping = true;
+    }
+    m_shared->taskQueued.notify_all();
+    for (std::thread& thread : m_shared->threads) thread.join();
+}
+
+std::int32_t ThreadPool::workerCount() const noexcept { return m_shared->workerCount; }
+
+void ThreadPool::attach(WorldDef& def) noexcept {
+    def.workerCount = m_shared->workerCount;
+    def.enqueueTask = &ThreadPool::enqueueTask;
+    def.finishTask = &ThreadPool::finishTask;
+    def.userTaskContext = m_shared.get();
+}
+
+void* ThreadPool::enqueueTask(TaskFunction* function, std::int32_t itemCount, std::int32_t minRange,
+                              void* taskContext, void* pool) {
+    auto& shared = *static_cast<Shared*>(pool);
+    const std::int32_t range = std::max(minRange, std::int32_t{1});
+    std::fenv_t environment;
+    std::fegetenv(&environment);
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    if (shared.freeTasks.empty()) {
+        shared.tasks.push_back(std::make_unique<Task>());
+        shared.freeTasks.push_back(shared.tasks.back().get());
+    }
+    Task* task = shared.freeTasks.back();
+    shared.freeTasks.pop_back();
+    *task = Task{};
+    task->function = function;
+    task->context = taskContext;
+    task->itemCount = itemCount;
+    task->pieceRange = range;
+    task->pieceCount = itemCount <= 0 ? 0 : 1 + (itemCount - 1) / range;
+    task->environment = environment;
+    if (task->pieceCount > 0) {
+        shared.queue.push_back(task);
+        lock.unlock();
+        shared.taskQueued.notify_all();
+    }
+    return task;
+}
+
+void ThreadPool::finishTask(void* handle, void* pool) {
+    auto& shared = *static_cast<Shared*>(pool);
+    Task& task = *static_cast<Task*>(handle);
+    std::unique_lock<std::mutex> lock(shared.mutex);
+    while (task.claimed < task.pieceCount) {
+        const std::int32_t piece = shared.claim(task);
+        shared.run(task, piece, 0, lock);
+    }
+    shared.pieceDone.wait(lock, [&] { return task.done == task.pieceCount; });
+    shared.freeTasks.push_back(&task);
+}
+
+} // namespace rigid2d

@@ -1,0 +1,125 @@
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+#include "core/parallel_for.hpp"
+#include "core/shuffled_scheduler.hpp"
+#include "rigid2d/thread_pool.hpp"
+
+using namespace rigid2d;
+
+namespace {
+// How often parallelFor visited each of `count` items, and the largest worker index it was given.
+struct Visits {
+    std::vector<std::atomic<int>> items;
+    std::atomic<int> pieces{0};
+    std::atomic<std::int32_t> highestWorker{-1};
+    explicit Visits(std::size_t count) : items(count) {}
+    void operator()(std::int32_t begin, std::int32_t end, std::int32_t worker) {
+        ++pieces;
+        for (std::int32_t i = begin; i < end; ++i) ++items[static_cast<std::size_t>(i)];
+        std::int32_t seen = highestWorker.load();
+        while (worker > seen && !highestWorker.compare_exchange_weak(seen, worker)) {
+        }
+    }
+    [[nodiscard]] bool eachOnce() const {
+        for (const auto& item : items)
+            if (item.load() != 1) return false;
+        return true;
+    }
+};
+} // namespace
+
+TEST_CASE("parallelFor without a scheduler runs the whole range as one piece on worker 0") {
+    WorldDef def;
+    def.workerCount = 8; // not used without callbacks
+    Visits visits(1000);
+    detail::parallelFor(def, 1000, 10, visits);
+    CHECK(visits.eachOnce());
+    CHECK(visits.pieces == 1);
+    CHECK(visits.highestWorker == 0);
+    CHECK_FALSE(detail::runsInParallel(def));
+}
+
+TEST_CASE("parallelFor hands a range to the scheduler only when it is worth more than one piece") {
+    testing::ShuffledScheduler scheduler(4, 1u);
+    WorldDef def;
+    scheduler.attach(def);
+    CHECK(detail::runsInParallel(def));
+    Visits small(40);
+    detail::parallelFor(def, 40, 64, small);
+    CHECK(small.eachOnce());
+    CHECK(scheduler.tasks() == 0);
+    Visits none(0);
+    detail::parallelFor(def, 0, 1, none);
+    CHECK(scheduler.tasks() == 0);
+
+    Visits large(5000);
+    detail::parallelFor(def, 5000, 64, large);
+    CHECK(scheduler.tasks() == 1);
+    CHECK(large.eachOnce());
+    CHECK(large.pieces > 1);
+    CHECK(large.highestWorker < 4);
+    // The second task is deferred to finishTask: it too has run when parallelFor returns.
+    Visits deferred(5000);
+    detail::parallelFor(def, 5000, 64, deferred);
+    CHECK(scheduler.tasks() == 2);
+    CHECK(scheduler.unfinished() == 0);
+    CHECK(deferred.eachOnce());
+}
+
+TEST_CASE("parallelFor with one worker runs inline even with a scheduler") {
+    testing::ShuffledScheduler scheduler(1, 2u);
+    WorldDef def;
+    scheduler.attach(def);
+    Visits visits(5000);
+    detail::parallelFor(def, 5000, 16, visits);
+    CHECK(visits.eachOnce());
+    CHECK(visits.pieces == 1);
+    CHECK(scheduler.tasks() == 0);
+}
+
+TEST_CASE("parallelFor on the thread pool covers every item once from every worker count") {
+    for (std::int32_t workers : {2, 3, 4, 8}) {
+        CAPTURE(workers);
+        ThreadPool pool(workers);
+        WorldDef def;
+        pool.attach(def);
+        for (std::int32_t count : {1, 63, 64, 65, 1000, 100000}) {
+            CAPTURE(count);
+            Visits visits(static_cast<std::size_t>(count));
+            detail::parallelFor(def, count, 64, visits);
+            CHECK(visits.eachOnce());
+            CHECK(visits.highestWorker < workers);
+        }
+    }
+}
+
+namespace {
+void* enqueueWithBadWorker(TaskFunction* task, std::int32_t itemCount, std::int32_t, void* context,
+                           void* workerIndex) {
+    task(0, itemCount, *static_cast<std::int32_t*>(workerIndex), context);
+    return nullptr;
+}
+void finishNothing(void*, void*) {}
+} // namespace
+
+TEST_CASE("a scheduler that passes a worker index out of range is caught") {
+    for (std::int32_t bad : {-1, 4, 100}) {
+        CAPTURE(bad);
+        WorldDef def;
+        def.workerCount = 4;
+        def.enqueueTask = &enqueueWithBadWorker;
+        def.finishTask = &finishNothing;
+        def.userTaskContext = &bad;
+        int calls = 0;
+        // The suite's assert handler throws (tests/main.cpp).
+        CHECK_THROWS_AS(
+            detail::parallelFor(def, 1000, 10,
+                                [&](std::int32_t, std::int32_t, std::int32_t) { ++calls; }),
+            std::logic_error);
+        CHECK(calls == 0);
+    }
+}

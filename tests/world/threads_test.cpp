@@ -1,0 +1,226 @@
+// The step through a scheduler: the same bits for any number of workers, on every broad phase,
+// with the default pool and with a scheduler that cuts and orders pieces at random; bad scheduler
+// settings refused; a restore keeps the world's scheduler.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/shuffled_scheduler.hpp"
+#include "rigid2d/geometry.hpp"
+#include "rigid2d/testing.hpp"
+#include "rigid2d/thread_pool.hpp"
+
+using namespace rigid2d;
+using namespace rigid2d::testing;
+
+namespace {
+
+// Several hundred bodies (enough that every stage is cut into pieces) of every kind: circles,
+// axis-aligned and turning boxes, hexagons and capsules falling on segments and into a pile that
+// starts asleep, sensors, and bullets fired at a wall.
+void buildScene(World& world) {
+    const BodyId ground = world.createBody({});
+    world.createSegment(ground, {}, {{-30.0f, 0.0f}, {30.0f, 0.0f}});
+    world.createSegment(ground, {}, {{-30.0f, 0.0f}, {-32.0f, 20.0f}});
+    world.createBox(ground, {}, {.center = {30.0f, 10.0f}, .halfExtents = {0.2f, 10.0f}});
+    ShapeDef sensorDef;
+    sensorDef.isSensor = true;
+    world.createBox(ground, sensorDef, {.center = {0.0f, 3.0f}, .halfExtents = {6.0f, 2.0f}});
+    const Vec2 hexagonPoints[6] = {{0.3f, 0.0f},  {0.15f, 0.26f},   {-0.15f, 0.26f},
+                                   {-0.3f, 0.0f}, {-0.15f, -0.26f}, {0.15f, -0.26f}};
+    const Polygon hexagon = makePolygon(hexagonPoints);
+    for (int i = 0; i < 360; ++i) {
+        const float x =
+            -24.0f + static_cast<float>(i % 30) * 1.6f + 0.05f * static_cast<float>(i % 7);
+        const float y = 1.0f + static_cast<float>(i / 30) * 1.3f;
+        BodyDef body;
+        body.type = BodyType::Dynamic;
+        body.position = {x, y};
+        body.angle = 0.1f * static_cast<float>(i % 5);
+        // A settled-looking pile on the left starts asleep: falling bodies must wake it.
+        body.isAwake = !(x < -12.0f && i < 90);
+        const BodyId id = world.createBody(body);
+        switch (i % 5) {
+        case 0: world.createCircle(id, {}, {.radius = 0.35f}); break;
+        case 1: world.createBox(id, {}, {.halfExtents = {0.4f, 0.3f}}); break;
+        case 2: world.createPolygon(id, {}, hexagon); break;
+        case 3: world.createCapsule(id, {}, {{-0.3f, 0.0f}, {0.3f, 0.0f}, 0.2f}); break;
+        default: createBox(world, {x + 0.7f, y}, {0.3f, 0.3f}); break;
+        }
+    }
+    for (int i = 0; i < 4; ++i) {
+        BodyDef bullet;
+        bullet.type = BodyType::Dynamic;
+        bullet.bullet = true;
+        bullet.position = {-20.0f, 8.0f + 2.0f * static_cast<float>(i)};
+        bullet.linearVelocity = {200.0f, -5.0f};
+        world.createCircle(world.createBody(bullet), {}, {.radius = 0.1f});
+    }
+}
+
+// Mixes a value into an FNV-1a style digest.
+void mix(std::uint64_t& digest, std::uint64_t value) {
+    digest ^= value;
+    digest *= 0x100000001b3ull;
+}
+
+// The state hash after `steps` steps, mixed with every event of every step in order.
+std::uint64_t runDigest(WorldDef def, int steps) {
+    World world(def);
+    buildScene(world);
+    std::uint64_t digest = 0xcbf29ce484222325ull;
+    for (int step = 0; step < steps; ++step) {
+        world.step(kDefaultTimeStep);
+        const ContactEvents contacts = world.contactEvents();
+        const SensorEvents sensors = world.sensorEvents();
+        for (const auto& e : contacts.begin)
+            mix(digest, e.shapeA.index * 65536ull + e.shapeB.index);
+        for (const auto& e : contacts.end) mix(digest, e.shapeA.index * 65536ull + e.shapeB.index);
+        for (const auto& e : contacts.hit) mix(digest, e.shapeA.index * 65536ull + e.shapeB.index);
+        for (const auto& e : sensors.begin)
+            mix(digest, e.sensorShape.index * 65536ull + e.visitorShape.index);
+        for (const auto& e : sensors.end)
+            mix(digest, e.sensorShape.index * 65536ull + e.visitorShape.index);
+        mix(digest, world.stats().touchingContacts);
+    }
+    REQUIRE(allFinite(world));
+    mix(digest, stateHash(world));
+    return digest;
+}
+
+} // namespace
+
+TEST_CASE("threads: the same bits for 1, 2, 3, 4 and 8 workers on every broad phase") {
+    for (const BroadPhaseType type : kAllBroadPhaseTypes) {
+        CAPTURE(toString(type));
+        WorldDef def;
+        def.broadPhase = type;
+        const std::uint64_t serial = runDigest(def, 90);
+        for (const std::int32_t workers : {1, 2, 3, 4, 8}) {
+            CAPTURE(workers);
+            ThreadPool pool(workers);
+            WorldDef pooled = def;
+            pool.attach(pooled);
+            CHECK(runDigest(pooled, 90) == serial);
+        }
+    }
+}
+
+TEST_CASE("threads: the same bits when pieces are cut and run in a random order") {
+    for (const BroadPhaseType type : {BroadPhaseType::BruteForce, BroadPhaseType::SpatialHash,
+                                      BroadPhaseType::Tree, BroadPhaseType::Grid}) {
+        CAPTURE(toString(type));
+        WorldDef def;
+        def.broadPhase = type;
+        const std::uint64_t serial = runDigest(def, 90);
+        for (const std::uint32_t seed : {1u, 2u, 3u}) {
+            CAPTURE(seed);
+            ShuffledScheduler scheduler(static_cast<std::int32_t>(2 + seed), seed);
+            WorldDef shuffled = def;
+            scheduler.attach(shuffled);
+            CHECK(runDigest(shuffled, 90) == serial);
+            CHECK(scheduler.tasks() > 0); // the scene is large enough to be cut
+            CHECK(scheduler.unfinished() == 0);
+        }
+    }
+}
+
+TEST_CASE("threads: the same bits when a thousand fast bodies are swept in pieces") {
+    // Enough awake bodies that continuous collision is cut into pieces too; bullets and bodies at
+    // the speed clamp fired at thin walls, so the sweeps find times of impact.
+    auto run = [](WorldDef def) {
+        World world(def);
+        const BodyId walls = world.createBody({});
+        for (int w = 0; w < 4; ++w)
+            world.createBox(walls, {},
+                            {.center = {10.0f + 12.0f * static_cast<float>(w), 20.0f},
+                             .halfExtents = {0.05f, 25.0f}});
+        for (int i = 0; i < 1200; ++i) {
+            BodyDef body;
+            body.type = BodyType::Dynamic;
+            body.bullet = i % 2 == 0;
+            body.gravityScale = 0.0f;
+            body.position = {-20.0f + static_cast<float>(i / 40) * 0.6f,
+                             static_cast<float>(i % 40) * 1.1f};
+            body.linearVelocity = {150.0f + static_cast<float>(i % 13) * 20.0f,
+                                   static_cast<float>(i % 7) - 3.0f};
+            const BodyId id = world.createBody(body);
+            if (i % 3 == 0)
+                world.createBox(id, {}, {.halfExtents = {0.12f, 0.08f}});
+            else
+                world.createCircle(id, {}, {.radius = 0.1f});
+        }
+        for (int step = 0; step < 30; ++step) world.step(kDefaultTimeStep);
+        REQUIRE(allFinite(world));
+        return stateHash(world);
+    };
+    WorldDef def;
+    def.broadPhase = BroadPhaseType::Grid;
+    const std::uint64_t serial = run(def);
+    for (const std::int32_t workers : {2, 4}) {
+        CAPTURE(workers);
+        ThreadPool pool(workers);
+        WorldDef pooled = def;
+        pool.attach(pooled);
+        CHECK(run(pooled) == serial);
+    }
+    ShuffledScheduler scheduler(3, 7u);
+    WorldDef shuffled = def;
+    scheduler.attach(shuffled);
+    CHECK(run(shuffled) == serial);
+}
+
+TEST_CASE("threads: bad scheduler settings are refused, naming the field") {
+    auto refusal = [](const WorldDef& def) -> std::string {
+        try {
+            World world(def);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    ThreadPool pool(2);
+    WorldDef good;
+    pool.attach(good);
+    for (const std::int32_t count : {0, -1, -100, kMaxWorkers + 1}) {
+        CAPTURE(count);
+        WorldDef def = good;
+        def.workerCount = count;
+        const std::string message = refusal(def);
+        CHECK(message.find("World::World") != std::string::npos);
+        CHECK(message.find("def.workerCount") != std::string::npos);
+    }
+    WorldDef noFinish = good;
+    noFinish.finishTask = nullptr;
+    CHECK(refusal(noFinish).find("def.finishTask") != std::string::npos);
+    WorldDef noEnqueue = good;
+    noEnqueue.enqueueTask = nullptr;
+    CHECK(refusal(noEnqueue).find("def.enqueueTask") != std::string::npos);
+    // Neither callback: a worker count is accepted and the step runs on the calling thread.
+    WorldDef serial;
+    serial.workerCount = kMaxWorkers;
+    CHECK(refusal(serial) == "accepted");
+    CHECK(refusal(good) == "accepted");
+}
+
+TEST_CASE("threads: a restore keeps the world's scheduler and steps on to the same bits") {
+    WorldDef serialDef;
+    World serial(serialDef);
+    buildScene(serial);
+    stepFor(serial, 0.5f);
+    const std::vector<std::uint8_t> bytes = serial.snapshot();
+
+    ThreadPool pool(3);
+    WorldDef pooledDef;
+    pool.attach(pooledDef);
+    World pooled(pooledDef);
+    pooled.restore(bytes);
+    CHECK(pooled.def().workerCount == 3);
+    CHECK((pooled.def().enqueueTask == pooledDef.enqueueTask));
+    CHECK(pooled.def().userTaskContext == pooledDef.userTaskContext);
+    stepFor(serial, 0.5f);
+    stepFor(pooled, 0.5f);
+    CHECK(stateHash(pooled) == stateHash(serial));
+}
