@@ -22,7 +22,7 @@ SceneInfo dominoesScene();
 SceneInfo rampScene();
 SceneInfo landscapeScene();
 SceneInfo bridgeScene();
-SceneInfo chainScene();
+SceneInfo hangingChainScene();
 SceneInfo ragdollsScene();
 SceneInfo carScene();
 SceneInfo spinnerScene();

@@ -36,7 +36,7 @@ TEST_CASE("demo scenes: names are unique and findScene finds each") {
     }
     for (const char* required :
          {"rain", "pyramid", "stack", "cradle", "bullets", "mixed", "sparse", "churn", "culling",
-          "melee", "sensors", "bridge", "chain", "ragdolls", "car", "spinner"})
+          "melee", "sensors", "bridge", "hanging_chain", "ragdolls", "car", "spinner"})
         CHECK_MESSAGE(findScene(required) != nullptr, required);
     CHECK(findScene("no-such-scene") == nullptr);
 }

@@ -1,13 +1,13 @@
-// chain: capsule links hinged end to end hang from a static pin, start out level and swing down
-// with a heavy ball at the free end, over a row of pegs they strike; the chain comes to rest
-// hanging straight down and falls asleep as one island. size = links.
+// hanging_chain: capsule links hinged end to end hang from a static pin, start out level and swing
+// down with a heavy ball at the free end, over a row of pegs they strike, and settle against
+// one of them. size = links.
 #include "builders.hpp"
 #include "scene_list.hpp"
 
 namespace rigid2d::demos {
 namespace {
 
-class ChainScene final : public Scene {
+class HangingChainScene final : public Scene {
 public:
     void build(World& world, int size) override {
         const float linkLength = 1.0f;
@@ -49,10 +49,13 @@ private:
 
 } // namespace
 
-SceneInfo chainScene() {
-    return {"chain", "a hinged chain with a weight swings down from a pin over pegs",
-            "links", 30,
-            10,      &makeScene<ChainScene>};
+SceneInfo hangingChainScene() {
+    return {"hanging_chain",
+            "a hinged chain with a weight swings down from a pin over pegs",
+            "links",
+            30,
+            10,
+            &makeScene<HangingChainScene>};
 }
 
 } // namespace rigid2d::demos
