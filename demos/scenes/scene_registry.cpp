@@ -9,6 +9,7 @@ std::span<const SceneInfo> sceneList() {
         rainScene(),    pyramidScene(), stackScene(),    cradleScene(),  bulletsScene(),
         mixedScene(),   sparseScene(),  churnScene(),    cullingScene(), meleeScene(),
         sensorsScene(), toppleScene(),  dominoesScene(), rampScene(),    landscapeScene(),
+        bridgeScene(),  chainScene(),   ragdollsScene(), carScene(),     spinnerScene(),
     };
     return kScenes;
 }
