@@ -256,6 +256,49 @@ TEST_CASE("captureScene writes turning shapes as version 2, and the file builds 
         CHECK(rebuiltMasses[i] == doctest::Approx(masses[i]).epsilon(1e-5));
 }
 
+TEST_CASE("chains (an extension of version 2) are saved whole and build the same links") {
+    World world;
+    const BodyId ground = world.createBody({});
+    const std::vector<Vec2> open = {{4, 1}, {3, 0}, {1, 0.5f}, {-1, 0}, {-3, 0.5f}, {-4, 1}};
+    const std::vector<Vec2> loop = {{10, 0}, {12, 0}, {12, 2}, {10, 2}};
+    world.createChain(ground, {.points = open, .friction = 0.2f});
+    world.createChain(ground, {.points = loop, .loop = true, .restitution = 0.5f});
+    const SceneDesc scene = captureScene(world, "chains", 1.0f / 60.0f, 10, std::nullopt);
+    REQUIRE(scene.bodies.size() == 1);
+    REQUIRE(scene.bodies[0].shapes.size() == 2); // one desc per chain, not per link
+    const std::string text = sceneToJson(scene);
+    CHECK(text.find(R"("kind":"chain")") != std::string::npos);
+    const SceneDesc read = parseScene(text, "chains.json");
+    CHECK(sceneToJson(read) == text);
+    World rebuilt;
+    (void)buildScene(read, rebuilt);
+    std::vector<ChainSegment> links, rebuiltLinks;
+    std::vector<float> friction, rebuiltFriction;
+    const auto collect = [](const World& w, std::vector<ChainSegment>& out, std::vector<float>& f) {
+        w.forEachBody([&](BodyId b) {
+            w.forEachShape(b, [&](ShapeId x) {
+                out.push_back(w.shapeChainSegment(x));
+                f.push_back(w.friction(x));
+            });
+        });
+    };
+    collect(world, links, friction);
+    collect(rebuilt, rebuiltLinks, rebuiltFriction);
+    REQUIRE(rebuiltLinks.size() == links.size());
+    CHECK(links.size() == 3 + 4);
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        CHECK(rebuiltLinks[i].ghost1 == links[i].ghost1);
+        CHECK(rebuiltLinks[i].segment.point1 == links[i].segment.point1);
+        CHECK(rebuiltLinks[i].segment.point2 == links[i].segment.point2);
+        CHECK(rebuiltLinks[i].ghost2 == links[i].ghost2);
+    }
+    CHECK(rebuiltFriction == friction);
+    CHECK(
+        refusal(
+            v2(R"({"type": "static", "position": [0, 0], "shapes": [{"kind": "chain", "points": [[0, 0], [1, 0], [2, 0]]}]})"))
+            .find("points") != std::string::npos);
+}
+
 namespace {
 
 // Every kind of joint, each setting away from its default, anchors and axes exact in binary so
@@ -396,47 +439,4 @@ TEST_CASE("the final state lists each joint's reaction, in the given order, only
     CHECK(count == 5);
     CHECK(text.find("],\n\"joints\": [\n  {\"reaction_force\"") != std::string::npos);
     std::filesystem::remove(path);
-}
-
-TEST_CASE("chains (an extension of version 2) are saved whole and build the same links") {
-    World world;
-    const BodyId ground = world.createBody({});
-    const std::vector<Vec2> open = {{4, 1}, {3, 0}, {1, 0.5f}, {-1, 0}, {-3, 0.5f}, {-4, 1}};
-    const std::vector<Vec2> loop = {{10, 0}, {12, 0}, {12, 2}, {10, 2}};
-    world.createChain(ground, {.points = open, .friction = 0.2f});
-    world.createChain(ground, {.points = loop, .loop = true, .restitution = 0.5f});
-    const SceneDesc scene = captureScene(world, "chains", 1.0f / 60.0f, 10, std::nullopt);
-    REQUIRE(scene.bodies.size() == 1);
-    REQUIRE(scene.bodies[0].shapes.size() == 2); // one desc per chain, not per link
-    const std::string text = sceneToJson(scene);
-    CHECK(text.find(R"("kind":"chain")") != std::string::npos);
-    const SceneDesc read = parseScene(text, "chains.json");
-    CHECK(sceneToJson(read) == text);
-    World rebuilt;
-    (void)buildScene(read, rebuilt);
-    std::vector<ChainSegment> links, rebuiltLinks;
-    std::vector<float> friction, rebuiltFriction;
-    const auto collect = [](const World& w, std::vector<ChainSegment>& out, std::vector<float>& f) {
-        w.forEachBody([&](BodyId b) {
-            w.forEachShape(b, [&](ShapeId x) {
-                out.push_back(w.shapeChainSegment(x));
-                f.push_back(w.friction(x));
-            });
-        });
-    };
-    collect(world, links, friction);
-    collect(rebuilt, rebuiltLinks, rebuiltFriction);
-    REQUIRE(rebuiltLinks.size() == links.size());
-    CHECK(links.size() == 3 + 4);
-    for (std::size_t i = 0; i < links.size(); ++i) {
-        CHECK(rebuiltLinks[i].ghost1 == links[i].ghost1);
-        CHECK(rebuiltLinks[i].segment.point1 == links[i].segment.point1);
-        CHECK(rebuiltLinks[i].segment.point2 == links[i].segment.point2);
-        CHECK(rebuiltLinks[i].ghost2 == links[i].ghost2);
-    }
-    CHECK(rebuiltFriction == friction);
-    CHECK(
-        refusal(
-            v2(R"({"type": "static", "position": [0, 0], "shapes": [{"kind": "chain", "points": [[0, 0], [1, 0], [2, 0]]}]})"))
-            .find("points") != std::string::npos);
 }
