@@ -37,13 +37,14 @@ def scene_tables(results):
                   f"{best_peer['config'] if best_peer else 'none'}. "
                   "Speed-up = fastest peer's ms/step ÷ this row's (mean; > 1 is faster than the peer).", "",
                   "| engine | broad phase | median ms/step | p95 | mean | speed-up (mean) | speed-up (median) "
-                  "| escaped | max overlap m | max displacement m | kinetic energy J | awake at end | peak RSS MB |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| escaped | max overlap m | max displacement m | joint error max m | kinetic energy J "
+                  "| awake at end | peak RSS MB |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in rows:
             engine = "rigid2d" if not is_peer(r["config"]) else r["config"].split("-")[0]
             if "report" not in r:
                 lines.append(f"| {engine} | {r['config']} | failed: {r['error']} "
-                             "| | | | | | | | | | |")
+                             "| | | | | | | | | | | |")
                 continue
             rep, m = r["report"], r.get("metrics", {})
             ms = rep["ms_per_step"]
@@ -59,7 +60,7 @@ def scene_tables(results):
                 f"| {engine} | {bp} | {fmt(ms['median'])} | {fmt(ms['p95'])} | {fmt(ms['mean'])} "
                 f"| {fmt(up_mean, 2)}× | {fmt(up_median, 2)}× | {m.get('escaped', '—')} "
                 f"| {fmt(m.get('max_overlap'), 4)} | {fmt(m.get('max_displacement'), 2)} "
-                f"| {fmt(m.get('kinetic_energy'), 2)} | {rep.get('awake_dynamic_bodies', '—')} "
+                f"| {joint_error(m)} | {fmt(m.get('kinetic_energy'), 2)} | {rep.get('awake_dynamic_bodies', '—')} "
                 f"| {fmt(rss / 1024 if rss else None, 1)} |")
             if not is_peer(r["config"]) and best_peer:
                 headline.append({"scene": scene, "config": r["config"], "speedup": up_mean,
@@ -255,12 +256,21 @@ def plots(results, out_dir):
     return written, None
 
 
+def joint_error(m):
+    """The largest joint error of a final state (scenes with joints), '—' without joints."""
+    j = m.get("joint_error") if m else None
+    if not j:
+        return "—"
+    text = fmt(j.get("max"), 4)
+    return text + (f" ({j['nonfinite']} non-finite)" if j.get("nonfinite") else "")
+
+
 def headline_table(headline):
     if not headline:
         return ["No rigid2d/peer pair completed."]
     lines = ["Fastest rigid2d broad phase per scene against the fastest peer configuration, by mean "
              "ms/step (total / steps), with the quality figures of both (escaped bodies, max overlap m, "
-             "max displacement m).", "",
+             "max displacement m; with joints, the largest joint error m).", "",
              "| scene | rigid2d broad phase | mean ms/step | fastest peer | its mean ms/step "
              "| speed-up | rigid2d escaped / overlap / displacement | peer escaped / overlap / displacement |",
              "|---|---|---:|---|---:|---:|---|---|"]
@@ -268,7 +278,8 @@ def headline_table(headline):
     def quality(m):
         if not m or "error" in m:
             return "—"
-        return f"{m['escaped']} / {m['max_overlap']:.4f} / {m['max_displacement']:.2f}"
+        text = f"{m['escaped']} / {m['max_overlap']:.4f} / {m['max_displacement']:.2f}"
+        return text + (f" / joints {joint_error(m)}" if m.get("joint_error") else "")
 
     for scene in dict.fromkeys(h["scene"] for h in headline):
         best = max((h for h in headline if h["scene"] == scene), key=lambda h: h["speedup"])

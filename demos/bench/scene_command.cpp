@@ -1,12 +1,15 @@
 // rigid2d-bench scene: runs a scene file of demos/bench/FORMAT.md and prints FORMAT.md's one-line
 // report, plus the mean time of each stage of the step, the setup time and the peak resident
 // memory. Only World::step is timed (not loading the file, building the world or writing the
-// final state).
+// final state). A scene with joints adds its joint error (FORMAT.md, "Quality") after the last step
+// and the largest after any step, measured between steps, outside the timed calls.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,6 +91,8 @@ struct SceneRun {
     long worldKilobytes = 0;      ///< growth of the peak resident set while building and stepping
     std::vector<FinalBody> final; ///< with --quality: the final state, as a file would hold it
     SnapshotTimes snapshot;
+    std::optional<JointError> jointError; ///< after the last step
+    double jointErrorMaxOverRun = 0;      ///< the largest max after any step (NaN if one was)
 };
 
 SceneOptions parseOptions(int argc, char** argv) {
@@ -125,11 +130,29 @@ SceneOptions parseOptions(int argc, char** argv) {
     return options;
 }
 
+// The bodies' state now. `asWritten` rounds each number to the shortest decimal form a final-state
+// file holds, so that scoring the file and scoring in process give the same figures; the error
+// measured after every step skips that (it is slow, and no file is compared with it).
+std::vector<FinalBody> finalBodies(const World& world, const std::vector<BodyId>& bodies,
+                                   bool asWritten) {
+    const auto number = [&](float x) {
+        return asWritten ? scene_file::detail::shortestDouble(x) : double{x};
+    };
+    std::vector<FinalBody> final;
+    final.reserve(bodies.size());
+    for (const BodyId body : bodies) {
+        const Vec2 p = world.position(body), v = world.linearVelocity(body);
+        final.push_back(
+            {number(p.x), number(p.y), number(v.x), number(v.y), number(world.angle(body))});
+    }
+    return final;
+}
+
 // The world goes through its bytes: a new World replaces it and the scene's ids are re-made for
 // it (the same slots; a new world has its own serial). Every snapshot is the same bytes and every
 // restore the same world, so the repeats only serve the timing; the last restore is run on.
 void saveDestroyRestore(World& world, const WorldDef& def, std::vector<BodyId>& bodies,
-                        SnapshotTimes& times) {
+                        std::vector<JointId>& joints, SnapshotTimes& times) {
     std::vector<double> ms;
     std::vector<std::uint8_t> bytes;
     for (int k = 0; k < kSnapshotRuns; ++k) {
@@ -164,6 +187,12 @@ void saveDestroyRestore(World& world, const WorldDef& def, std::vector<BodyId>& 
         bySlot[body.index] = body;
     });
     for (BodyId& body : bodies) body = bySlot.at(body.index);
+    std::vector<JointId> jointBySlot;
+    world.forEachJoint([&](JointId joint) {
+        if (joint.index >= jointBySlot.size()) jointBySlot.resize(std::size_t{joint.index} + 1);
+        jointBySlot[joint.index] = joint;
+    });
+    for (JointId& joint : joints) joint = jointBySlot.at(joint.index);
 }
 
 SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options, int steps,
@@ -174,17 +203,24 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
     WorldDef def{.gravity = scene.gravity, .broadPhase = options.broadPhase};
     if (pool != nullptr) pool->attach(def);
     World world(def);
-    std::vector<BodyId> bodies = scene_file::buildScene(scene, world);
+    std::vector<JointId> joints;
+    std::vector<BodyId> bodies = scene_file::buildScene(scene, world, &joints);
     run.setupMs = millisecondsBetween(setupStart, Clock::now());
 
     std::vector<double> stepMs;
     stepMs.reserve(static_cast<std::size_t>(steps));
     for (int i = 0; i < steps; ++i) {
-        if (i == options.snapshotAt) saveDestroyRestore(world, def, bodies, run.snapshot);
+        if (i == options.snapshotAt) saveDestroyRestore(world, def, bodies, joints, run.snapshot);
         const auto start = Clock::now();
         world.step(scene.timeStep);
         stepMs.push_back(millisecondsBetween(start, Clock::now()));
         run.stages.add(world.stats());
+        if (!joints.empty()) {
+            const JointError now = *measureJoints(scene, finalBodies(world, bodies, false));
+            // A joint that came apart to a non-finite error makes the run's max NaN.
+            const double worst = now.nonfinite > 0 ? std::nan("") : now.max;
+            if (!(worst <= run.jointErrorMaxOverRun)) run.jointErrorMaxOverRun = worst;
+        }
     }
     run.worldKilobytes = std::max(0L, peakResidentKilobytes() - residentBefore);
     if (options.snapshotAt >= 0 && options.snapshotAt < steps)
@@ -195,16 +231,11 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
     for (BodyId body : bodies)
         if (world.bodyType(body) == BodyType::Dynamic && world.isAwake(body))
             ++run.awakeDynamicBodies;
-    if (writeFinalState) scene_file::writeFinalState(world, bodies, options.finalState);
-    if (options.quality) {
-        // The numbers a final-state file holds (shortest decimal forms), so that scoring the
-        // file and scoring in process give the same figures.
-        using scene_file::detail::shortestDouble;
-        for (const BodyId body : bodies) {
-            const Vec2 p = world.position(body), v = world.linearVelocity(body);
-            run.final.push_back({shortestDouble(p.x), shortestDouble(p.y), shortestDouble(v.x),
-                                 shortestDouble(v.y), shortestDouble(world.angle(body))});
-        }
+    if (writeFinalState) scene_file::writeFinalState(world, bodies, joints, options.finalState);
+    if (options.quality || !joints.empty()) {
+        std::vector<FinalBody> final = finalBodies(world, bodies, true);
+        if (!joints.empty()) run.jointError = measureJoints(scene, final);
+        if (options.quality) run.final = std::move(final);
     }
     return run;
 }
@@ -224,7 +255,17 @@ std::string formatReport(const scene_file::SceneDesc& scene, const SceneOptions&
         steps, statsFields(run.step).c_str(), run.step.total, run.awakeDynamicBodies, st.pairs,
         st.contacts, st.gather, st.solve, st.continuous, st.refit, st.sleep, run.setupMs,
         peakResidentKilobytes(), run.worldKilobytes, options.threads);
-    return buffer + repeatField(means) + "}";
+    std::string report = buffer;
+    if (run.jointError) {
+        const JointError& e = *run.jointError;
+        std::snprintf(buffer, sizeof buffer,
+                      ", \"joint_error\": {\"joints\": %d, \"nonfinite\": %d, \"final_max\": %s, "
+                      "\"final_mean\": %s, \"max_over_run\": %s}",
+                      e.joints, e.nonfinite, jsonNumber(e.max).c_str(), jsonNumber(e.mean).c_str(),
+                      jsonNumber(run.jointErrorMaxOverRun).c_str());
+        report += buffer;
+    }
+    return report + repeatField(means) + "}";
 }
 
 } // namespace

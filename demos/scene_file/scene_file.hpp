@@ -91,11 +91,12 @@ public:
 /// Reads and parses a file; an unreadable file is a SceneFileError too.
 [[nodiscard]] SceneDesc readSceneFile(const std::filesystem::path& path);
 
-/// Creates the scene's bodies and shapes in `world` and sets its gravity. Returns the bodies in
-/// file order. Throws SceneFileError naming the body or joint for what this engine cannot build
-/// yet (joints, polygons, capsules, segments, boxes that turn), before creating anything; throws
-/// rigid2d::Error if the world refuses something (a hand-built SceneDesc).
-std::vector<BodyId> buildScene(const SceneDesc& scene, World& world);
+/// Creates the scene's bodies, shapes and joints in `world` and sets its gravity. Returns the
+/// bodies in file order, and the joints in file order into `joints` if given. Throws
+/// SceneFileError naming the joint for a joint whose body index is out of range, before creating
+/// anything; throws rigid2d::Error if the world refuses something (a hand-built SceneDesc).
+std::vector<BodyId> buildScene(const SceneDesc& scene, World& world,
+                               std::vector<JointId>* joints = nullptr);
 
 /// The scene as a document of its version; parseScene(sceneToJson(s)) gives back s exactly (floats
 /// are written with the fewest digits that read back to the same float). Throws SceneFileError for
@@ -108,13 +109,19 @@ void writeSceneFile(const SceneDesc& scene, const std::filesystem::path& path);
 /// with its current position, angle and velocities, and the world's gravity. A scene file has no
 /// per-shape mass field other than density, so a dynamic body's densities are recovered as its
 /// mass divided by the area of its non-sensor shapes (exact when they share one density, the
-/// usual case).
+/// usual case). Joints follow in creation-slot order (mouse joints are left out: they are a drag,
+/// not the scene), as version 2, with their anchors and axes where they are now; a revolute or
+/// prismatic joint's limits are moved by how far it has turned or slid, so the range stays where
+/// it was (a spring's rest pose is the capture's pose: the file cannot say otherwise), and a
+/// distance joint's lengths are those the world keeps (at least kMinJointLength).
 [[nodiscard]] SceneDesc captureScene(const World& world, std::string name, float timeStep,
                                      int steps, std::optional<AABB> bounds);
 
 /// Writes FORMAT.md's final state: {"bodies": [{"position", "velocity", "angle"}]} in the order
-/// of `bodies`. Throws SceneFileError if the file cannot be written.
+/// of `bodies`, then, when `joints` is not empty, "joints": [{"reaction_force",
+/// "reaction_torque"}] in the order of `joints`. Throws SceneFileError if the file cannot be
+/// written.
 void writeFinalState(const World& world, std::span<const BodyId> bodies,
-                     const std::filesystem::path& path);
+                     std::span<const JointId> joints, const std::filesystem::path& path);
 
 } // namespace rigid2d::scene_file

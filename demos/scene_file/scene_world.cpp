@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "joint_world.hpp"
 #include "json_numbers.hpp"
 #include "rigid2d/geometry.hpp"
 #include "scene_file.hpp"
@@ -34,10 +35,20 @@ float shapeArea(const ShapeDesc& shape) {
     return 0.0f;
 }
 
-// Refuses, before anything is created, a scene that uses what the engine cannot build yet.
+// Refuses, before anything is created, joints a hand-built SceneDesc points at bodies it does
+// not have (the reader refuses them in a file).
 void checkBuildable(const SceneDesc& scene) {
-    if (!scene.joints.empty())
-        throw SceneFileError(scene.name + ": joint 0: joints are not supported by this engine yet");
+    const auto bodyCount = static_cast<long long>(scene.bodies.size());
+    for (std::size_t i = 0; i < scene.joints.size(); ++i) {
+        const JointDesc& joint = scene.joints[i];
+        for (const int body : {joint.bodyA, joint.bodyB}) {
+            if (body < 0 || body >= bodyCount) {
+                throw SceneFileError(scene.name + ": joint " + std::to_string(i) + ": body " +
+                                     std::to_string(body) + " is not one of the scene's " +
+                                     std::to_string(bodyCount) + " bodies");
+            }
+        }
+    }
 }
 
 // Version 1's rule: a dynamic body that has a box never turns (its boxes stay axis-aligned).
@@ -81,7 +92,7 @@ void createShape(World& world, BodyId id, const ShapeDesc& shape) {
 
 } // namespace
 
-std::vector<BodyId> buildScene(const SceneDesc& scene, World& world) {
+std::vector<BodyId> buildScene(const SceneDesc& scene, World& world, std::vector<JointId>* joints) {
     checkBuildable(scene);
     world.setGravity(scene.gravity);
     std::vector<BodyId> ids;
@@ -90,6 +101,11 @@ std::vector<BodyId> buildScene(const SceneDesc& scene, World& world) {
         const BodyId id = world.createBody(bodyDefOf(scene, body));
         for (const ShapeDesc& shape : body.shapes) createShape(world, id, shape);
         ids.push_back(id);
+    }
+    if (joints) joints->clear();
+    for (const JointDesc& joint : scene.joints) {
+        const JointId id = detail::createJoint(world, joint, ids);
+        if (joints) joints->push_back(id);
     }
     return ids;
 }
@@ -103,7 +119,10 @@ SceneDesc captureScene(const World& world, std::string name, float timeStep, int
     scene.steps = steps;
     scene.hasBounds = bounds.has_value();
     if (bounds) scene.bounds = *bounds;
+    std::vector<int> indexOfSlot; ///< a body's index in the file, by its slot
     world.forEachBody([&](BodyId id) {
+        if (id.index >= indexOfSlot.size()) indexOfSlot.resize(std::size_t{id.index} + 1, -1);
+        indexOfSlot[id.index] = static_cast<int>(scene.bodies.size());
         BodyDesc body;
         body.def.type = world.bodyType(id);
         body.def.position = world.position(id);
@@ -185,11 +204,18 @@ SceneDesc captureScene(const World& world, std::string name, float timeStep, int
         }
         scene.bodies.push_back(std::move(body));
     });
+    world.forEachJoint([&](JointId id) {
+        if (world.jointType(id) == JointType::Mouse) return; // a drag, not part of the scene
+        scene.joints.push_back(detail::captureJoint(world, id,
+                                                    indexOfSlot[world.jointBodyA(id).index],
+                                                    indexOfSlot[world.jointBodyB(id).index]));
+        scene.version = 2;
+    });
     return scene;
 }
 
 void writeFinalState(const World& world, std::span<const BodyId> bodies,
-                     const std::filesystem::path& path) {
+                     std::span<const JointId> joints, const std::filesystem::path& path) {
     std::string text = "{\"bodies\": [";
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         Json body;
@@ -199,7 +225,20 @@ void writeFinalState(const World& world, std::span<const BodyId> bodies,
         text += i == 0 ? "\n  " : ",\n  ";
         text += body.dump();
     }
-    text += "\n]}\n";
+    text += "\n]";
+    // Only for scenes with joints, so that version-1 final states keep their form.
+    if (!joints.empty()) {
+        text += ",\n\"joints\": [";
+        for (std::size_t i = 0; i < joints.size(); ++i) {
+            Json joint;
+            joint["reaction_force"] = toJson(world.jointReactionForce(joints[i]));
+            joint["reaction_torque"] = shortestDouble(world.jointReactionTorque(joints[i]));
+            text += i == 0 ? "\n  " : ",\n  ";
+            text += joint.dump();
+        }
+        text += "\n]";
+    }
+    text += "}\n";
     std::ofstream file(path, std::ios::binary | std::ios::trunc);
     if (!file) throw SceneFileError(path.string() + ": cannot open the file for writing");
     file << text;

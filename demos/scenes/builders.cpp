@@ -24,6 +24,14 @@ BodyId addCircle(World& world, BodyType type, Vec2 position, float radius, const
     return body;
 }
 
+JointId addHinge(World& world, BodyId a, BodyId b, Vec2 anchor) {
+    RevoluteJointDef def;
+    def.bodyA = a;
+    def.bodyB = b;
+    def.anchor = anchor;
+    return world.createRevoluteJoint(def);
+}
+
 void addContainer(World& world, const AABB& region, float thickness) {
     const float halfWidth = 0.5f * (region.upper.x - region.lower.x);
     const float halfHeight = 0.5f * (region.upper.y - region.lower.y);

@@ -33,6 +33,8 @@ BodyId addBox(World& world, BodyType type, Vec2 position, Vec2 halfExtents,
               const ShapeDef& shape = {}, Vec2 velocity = {0.0f, 0.0f});
 BodyId addCircle(World& world, BodyType type, Vec2 position, float radius,
                  const ShapeDef& shape = {}, Vec2 velocity = {0.0f, 0.0f});
+/// A free hinge between `a` and `b` at the world point `anchor`.
+JointId addHinge(World& world, BodyId a, BodyId b, Vec2 anchor);
 /// A static open box: a floor whose top is at `region.lower.y` and two walls up to
 /// `region.upper.y`, `thickness` thick, outside `region`.
 void addContainer(World& world, const AABB& region, float thickness = 1.0f);

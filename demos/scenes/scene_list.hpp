@@ -21,5 +21,10 @@ SceneInfo toppleScene();
 SceneInfo dominoesScene();
 SceneInfo rampScene();
 SceneInfo landscapeScene();
+SceneInfo bridgeScene();
+SceneInfo hangingChainScene();
+SceneInfo ragdollsScene();
+SceneInfo carScene();
+SceneInfo spinnerScene();
 
 } // namespace rigid2d::demos

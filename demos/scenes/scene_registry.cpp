@@ -6,9 +6,10 @@ namespace rigid2d::demos {
 
 std::span<const SceneInfo> sceneList() {
     static const std::array kScenes{
-        rainScene(),    pyramidScene(), stackScene(),    cradleScene(),  bulletsScene(),
-        mixedScene(),   sparseScene(),  churnScene(),    cullingScene(), meleeScene(),
-        sensorsScene(), toppleScene(),  dominoesScene(), rampScene(),    landscapeScene(),
+        rainScene(),    pyramidScene(),      stackScene(),    cradleScene(),  bulletsScene(),
+        mixedScene(),   sparseScene(),       churnScene(),    cullingScene(), meleeScene(),
+        sensorsScene(), toppleScene(),       dominoesScene(), rampScene(),    landscapeScene(),
+        bridgeScene(),  hangingChainScene(), ragdollsScene(), carScene(),     spinnerScene(),
     };
     return kScenes;
 }

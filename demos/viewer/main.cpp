@@ -21,6 +21,7 @@
 #include "file_scene.hpp"
 #include "frame.hpp"
 #include "imgui_sdl_renderer.hpp"
+#include "mouse_drag.hpp"
 #include "rigid2d/error.hpp"
 #include "scene.hpp"
 #include "session.hpp"
@@ -84,24 +85,6 @@ ViewerOptions parse(int argc, char** argv) {
 }
 
 /// The body under a world point, if it is dynamic.
-std::optional<BodyId> dynamicBodyAt(const World& world, Vec2 point) {
-    std::optional<BodyId> found;
-    const AABB probe{point, point};
-    world.queryAABB(probe, [&](ShapeId shape) {
-        const BodyId body = world.shapeBody(shape);
-        if (world.bodyType(body) != BodyType::Dynamic) return true;
-        if (world.shapeType(shape) == ShapeType::Circle) {
-            const AABB box = world.shapeAABB(shape);
-            const Vec2 d = point - center(box);
-            const float r = extents(box).x;
-            if (d.x * d.x + d.y * d.y > r * r) return true;
-        }
-        found = body;
-        return false;
-    });
-    return found;
-}
-
 class Viewer {
 public:
     explicit Viewer(const ViewerOptions& options);
@@ -115,7 +98,6 @@ private:
     void openScene(SceneSource source, int size);
     void handleEvent(const SDL_Event& event);
     void pressLeft(Vec2 screen);
-    void pullDraggedBody();
     void drawPanel();
     void renderWorld();
     void saveScreenshot(const std::string& path);
@@ -137,8 +119,7 @@ private:
     bool m_running = true;
     bool m_panning = false;
     bool m_spawnBoxes = false;
-    std::optional<BodyId> m_dragged;
-    Vec2 m_dragTarget{};
+    MouseDrag m_drag;
     std::string m_message;
 };
 
@@ -184,7 +165,7 @@ void Viewer::openScene(SceneSource source, int size) {
     const BroadPhaseType broadPhase = m_session ? m_session->broadPhase() : m_options.broadPhase;
     m_session = std::make_unique<Session>(std::move(source), size, broadPhase, m_options.threads);
     m_sizeInput = m_session->size();
-    m_dragged.reset();
+    m_drag.forget();
     SDL_GetWindowSize(m_window, &m_camera.width, &m_camera.height);
     m_camera.fit(m_session->scene().view());
 }
@@ -192,11 +173,7 @@ void Viewer::openScene(SceneSource source, int size) {
 void Viewer::pressLeft(Vec2 screen) {
     World& world = m_session->world();
     const Vec2 point = m_camera.toWorld(screen);
-    if (const auto body = dynamicBodyAt(world, point)) {
-        m_dragged = body;
-        m_dragTarget = point;
-        return;
-    }
+    if (m_drag.press(world, point)) return;
     // Empty space: spawn a body there.
     BodyDef def;
     def.type = BodyType::Dynamic;
@@ -206,22 +183,6 @@ void Viewer::pressLeft(Vec2 screen) {
         world.createBox(body, ShapeDef{}, Box{{0.0f, 0.0f}, {0.5f, 0.5f}});
     else
         world.createCircle(body, ShapeDef{}, Circle{{0.0f, 0.0f}, 0.5f});
-}
-
-void Viewer::pullDraggedBody() {
-    if (!m_dragged) return;
-    World& world = m_session->world();
-    if (!world.isValid(*m_dragged)) {
-        m_dragged.reset();
-        return;
-    }
-    // A velocity toward the cursor, as a stiff spring would give, capped so bodies do not tunnel.
-    Vec2 velocity = 10.0f * (m_dragTarget - world.position(*m_dragged));
-    const float speed = std::sqrt(velocity.x * velocity.x + velocity.y * velocity.y);
-    constexpr float kMaxSpeed = 40.0f;
-    if (speed > kMaxSpeed) velocity *= kMaxSpeed / speed;
-    world.setLinearVelocity(*m_dragged, velocity);
-    world.setAwake(*m_dragged, true);
 }
 
 void Viewer::handleEvent(const SDL_Event& event) {
@@ -238,7 +199,7 @@ void Viewer::handleEvent(const SDL_Event& event) {
         break;
     case SDL_MOUSEBUTTONUP:
         if (event.button.button == SDL_BUTTON_LEFT)
-            m_dragged.reset();
+            m_drag.release(m_session->world());
         else
             m_panning = false;
         break;
@@ -246,9 +207,9 @@ void Viewer::handleEvent(const SDL_Event& event) {
         if (m_panning)
             m_camera.panPixels(
                 {static_cast<float>(event.motion.xrel), static_cast<float>(event.motion.yrel)});
-        if (m_dragged)
-            m_dragTarget = m_camera.toWorld(
-                {static_cast<float>(event.motion.x), static_cast<float>(event.motion.y)});
+        if (m_drag.active())
+            m_drag.move(m_session->world(), m_camera.toWorld({static_cast<float>(event.motion.x),
+                                                              static_cast<float>(event.motion.y)}));
         break;
     case SDL_MOUSEWHEEL: {
         if (io.WantCaptureMouse) break;
@@ -264,7 +225,10 @@ void Viewer::handleEvent(const SDL_Event& event) {
         switch (event.key.keysym.sym) {
         case SDLK_SPACE: m_paused = !m_paused; break;
         case SDLK_s: m_stepOnce = true; break;
-        case SDLK_r: m_session->restart(); break;
+        case SDLK_r:
+            m_drag.forget(); // the world is rebuilt
+            m_session->restart();
+            break;
         case SDLK_f: m_camera.fit(m_session->scene().view()); break;
         case SDLK_ESCAPE: m_running = false; break;
         default: break;
@@ -299,10 +263,12 @@ void Viewer::drawPanel() {
         m_sizeInput = std::clamp(m_sizeInput, 1, 200000);
     }
     if (ImGui::Button("Restart")) {
-        if (m_sceneIndex >= 0)
+        if (m_sceneIndex >= 0) {
             openScene(sourceOf(scenes[static_cast<std::size_t>(m_sceneIndex)]), m_sizeInput);
-        else
+        } else {
+            m_drag.forget(); // the world is rebuilt
             m_session->restart();
+        }
     }
     ImGui::SameLine();
     ImGui::Checkbox("Pause", &m_paused);
@@ -328,6 +294,7 @@ void Viewer::drawPanel() {
         ImGui::SliderInt("rewind (step)", &shownStep, m_session->earliestStep(),
                          m_session->latestStep())) {
         m_paused = true;
+        m_drag.release(m_session->world()); // before the keyframe replaces the world's joints
         m_session->seek(shownStep);
     }
 
@@ -415,7 +382,6 @@ int Viewer::run() {
         SDL_Event event;
         while (SDL_PollEvent(&event)) handleEvent(event);
         if (!m_paused || m_stepOnce) {
-            pullDraggedBody();
             m_session->step();
             m_stepOnce = false;
         }

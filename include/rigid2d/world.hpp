@@ -240,6 +240,11 @@ public:
     void setJointTarget(JointId joint, Vec2 target);
     [[nodiscard]] Vec2 jointTarget(JointId joint) const;
     void setJointMaxForce(JointId joint, float maxForce);
+    /// Prismatic, wheel: the unit axis in the world frame, turned with body A since creation.
+    [[nodiscard]] Vec2 jointAxis(JointId joint) const;
+    /// Weld: the angular spring setWeldAngularSpring sets (hertz 0: rigid in rotation).
+    [[nodiscard]] float weldAngularSpringHertz(JointId joint) const;
+    [[nodiscard]] float weldAngularSpringDampingRatio(JointId joint) const;
 
     // --- simulation
     /// Advances by `dt` seconds, in [kMinTimeStep, kMaxTimeStep]. Never throws for what bodies

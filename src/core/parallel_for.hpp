@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <type_traits>
 
 #include "core/assert.hpp"
@@ -52,6 +54,24 @@ void parallelFor(const WorldDef& def, std::int32_t count, std::int32_t minRange,
     };
     void* handle = def.enqueueTask(run, count, range, &call, def.userTaskContext);
     if (handle != nullptr) def.finishTask(handle, def.userTaskContext);
+}
+
+/// The first index from `from` on whose flag is not 0, or flags.size(): how a serial pass after a
+/// parallel one skips the items that need nothing, eight at a time.
+[[nodiscard]] inline std::size_t nextMarked(std::span<const std::uint8_t> flags,
+                                            std::size_t from) noexcept {
+    std::size_t i = from;
+    while (i < flags.size() && (i & 7u) != 0) {
+        if (flags[i] != 0) return i;
+        ++i;
+    }
+    for (; i + 8 <= flags.size(); i += 8) {
+        std::uint64_t eight;
+        std::memcpy(&eight, flags.data() + i, sizeof eight);
+        if (eight != 0) break;
+    }
+    while (i < flags.size() && flags[i] == 0) ++i;
+    return i;
 }
 
 } // namespace rigid2d::detail

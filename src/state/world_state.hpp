@@ -99,7 +99,8 @@ struct WorldState {
     // Scratch of the stages that run in pieces (core/parallel_for.hpp).
     std::vector<std::uint8_t> contactUpdates; ///< contact slot -> what its narrow phase found
     std::vector<std::vector<std::uint64_t>> workerPairs; ///< per worker index: new pair keys
-    std::vector<std::uint8_t> shapeRefits;               ///< shape slot -> its fat box was renewed
+    std::vector<std::size_t> workerCounts;      ///< per worker index: a stage's count, summed after
+    std::vector<std::uint8_t> shapeRefits;      ///< shape slot -> its fat box was renewed
     std::vector<std::uint8_t> bodyRefits;       ///< awake index -> a shape's fat box was renewed
     std::vector<std::uint32_t> sweepCandidates; ///< awake indices continuous collision checks
 

@@ -35,8 +35,8 @@ void refitProxies(WorldState& state, float dt) {
             state.bodyRefits[static_cast<std::size_t>(i)] = bodyRefit;
         }
     });
-    for (std::size_t i = 0; i < state.awakeBodies.size(); ++i) {
-        if (state.bodyRefits[i] == 0) continue;
+    for (std::size_t i = nextMarked(state.bodyRefits, 0); i < state.bodyRefits.size();
+         i = nextMarked(state.bodyRefits, i + 1)) {
         const Body& body = state.bodies[state.awakeBodies[i]];
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
             if (state.shapeRefits[s] == 0) continue;

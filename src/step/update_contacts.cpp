@@ -21,14 +21,16 @@ namespace {
 
 [[nodiscard]] inline float lengthOf(Vec2 v) noexcept { return std::sqrt(v.x * v.x + v.y * v.y); }
 
+// Stored per contact by pass 1; 0 (kNotLive, and the two kSame* values, stored as 0) means pass
+// 2 has nothing to do there, so it skips eight quiet contacts at a time (nextMarked).
 enum ContactUpdate : std::uint8_t {
     kNotLive,      ///< a free slot
     kBothAsleep,   ///< not updated: neither body moves
     kParted,       ///< the fat boxes no longer overlap: the contact goes
     kWasApart,     ///< updated; it was not touching before
     kWasTouching,  ///< updated; it was touching before
-    kSameTouching, ///< updated, touching as before, nobody to wake: pass 2 only counts it
-    kSameApart     ///< updated, apart (or a sensor) as before: pass 2 has nothing to do
+    kSameTouching, ///< updated, touching as before, nobody to wake: counted in pass 1
+    kSameApart     ///< updated, apart (or a sensor) as before: nothing to do
 };
 
 [[nodiscard]] bool mayWake(const Body& body) noexcept {
@@ -76,8 +78,7 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     }
     contact.manifold = manifold;
     contact.touching = manifold.pointCount > 0;
-    // Most contacts of a running scene change nothing pass 2 acts on: it then reads one byte of
-    // contactUpdates, not the contact.
+    // Most contacts of a running scene change nothing pass 2 acts on: it then skips them.
     if ((update == kWasTouching) != contact.touching) return update;
     if (!contact.touching) return kSameApart;
     return mayWake(bodyA) || mayWake(bodyB) ? update : kSameTouching;
@@ -115,21 +116,25 @@ void reportContact(WorldState& state, const Contact& contact, bool wasTouching) 
 void updateContacts(WorldState& state, float dt) {
     const auto count = static_cast<std::int32_t>(state.contacts.size());
     state.contactUpdates.resize(state.contacts.size());
-    parallelFor(state.def, count, 64, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-        for (std::int32_t c = begin; c < end; ++c) {
-            Contact& contact = state.contacts[static_cast<std::size_t>(c)];
-            state.contactUpdates[static_cast<std::size_t>(c)] =
-                contact.live ? collideContact(state, contact, dt) : kNotLive;
-        }
-    });
+    state.workerCounts.assign(state.workerCounts.size(), 0);
+    parallelFor(state.def, count, 64,
+                [&](std::int32_t begin, std::int32_t end, std::int32_t worker) {
+                    std::size_t touching = 0;
+                    for (std::int32_t c = begin; c < end; ++c) {
+                        Contact& contact = state.contacts[static_cast<std::size_t>(c)];
+                        const ContactUpdate update =
+                            contact.live ? collideContact(state, contact, dt) : kNotLive;
+                        touching += update == kSameTouching ? 1 : 0;
+                        state.contactUpdates[static_cast<std::size_t>(c)] =
+                            update == kSameTouching || update == kSameApart ? kNotLive : update;
+                    }
+                    state.workerCounts[static_cast<std::size_t>(worker)] += touching;
+                });
     std::size_t touchingCount = 0;
-    for (std::uint32_t c = 0; c < state.contacts.size(); ++c) {
+    for (const std::size_t touching : state.workerCounts) touchingCount += touching;
+    for (std::size_t c = nextMarked(state.contactUpdates, 0); c < state.contactUpdates.size();
+         c = nextMarked(state.contactUpdates, c + 1)) {
         auto update = static_cast<ContactUpdate>(state.contactUpdates[c]);
-        if (update == kNotLive || update == kSameApart) continue;
-        if (update == kSameTouching) {
-            ++touchingCount;
-            continue;
-        }
         Contact& contact = state.contacts[c];
         if (update == kBothAsleep) update = collideContact(state, contact, dt);
         if (update == kSameTouching || update == kSameApart) {
@@ -137,7 +142,7 @@ void updateContacts(WorldState& state, float dt) {
         } else if (update == kBothAsleep) {
             touchingCount += contact.touching ? 1 : 0;
         } else if (update == kParted) {
-            state.destroyContact(c, false);
+            state.destroyContact(static_cast<std::uint32_t>(c), false);
         } else {
             reportContact(state, contact, update == kWasTouching);
             if (!contact.sensor && contact.touching) ++touchingCount;

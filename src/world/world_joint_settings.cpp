@@ -297,4 +297,23 @@ void World::setJointMaxForce(JointId id, float maxForce) {
     wakeJoint(*m_state, joint);
 }
 
+// --- what a saved scene needs to rebuild the joint
+
+Vec2 World::jointAxis(JointId id) const {
+    auto& s = *m_state;
+    const Joint& joint =
+        jointOf(s, id, "World::jointAxis", {JointType::Prismatic, JointType::Wheel});
+    return rotate(s.bodies[joint.edges[0].body].rot, joint.localAxisA);
+}
+
+float World::weldAngularSpringHertz(JointId id) const {
+    return jointOf(*m_state, id, "World::weldAngularSpringHertz", {JointType::Weld})
+        .params.angularHertz;
+}
+
+float World::weldAngularSpringDampingRatio(JointId id) const {
+    return jointOf(*m_state, id, "World::weldAngularSpringDampingRatio", {JointType::Weld})
+        .params.angularDampingRatio;
+}
+
 } // namespace rigid2d

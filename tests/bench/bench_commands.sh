@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # rigid2d-bench from the command line, as the comparison script and users run it.
-#   bench_commands.sh BENCH SCENES_DIR WORK_DIR churn|scene|snapshot|threads|bad-scene
+#   bench_commands.sh BENCH SCENES_DIR WORK_DIR churn|scene|joints|snapshot|threads|bad-scene
 # churn:     every broad phase finds exactly the overlaps every peer finds (BROADPHASE.md's
 #            N = 10000 over 100 frames: 341445)
 # scene:     a shared scene file runs, repeats, writes its report and a final state of every body
+# joints:    a public scene with joints runs, reports its joint error and lists every joint's
+#            reaction in the final state
 # snapshot:  --snapshot-at (save, destroy, restore, run on) ends in the uninterrupted final state,
 #            on the public scenes the engine builds, on every broad phase
 # threads:   --threads 2, 3 and 8 end in the final state of --threads 1 on the large public scenes
@@ -36,10 +38,24 @@ case "$what" in
     [ "$(grep -o '"position"' "$work/final.json" | wc -l)" -eq "$bodies" ] ||
       fail "final state does not hold all $bodies bodies"
     ;;
+  joints)
+    "$bench" scene --scene "$scenes/v3_tumbler.json" --steps 30 --final-state "$work/final.json" \
+      >"$work/stdout"
+    cat "$work/stdout"
+    grep -qE '"joint_error": \{"joints": 1, "nonfinite": 0, "final_max": [0-9.e-]+, ' "$work/stdout" ||
+      fail "report lacks a finite joint_error over the scene's one joint"
+    grep -q '"max_over_run": ' "$work/stdout" || fail "report lacks the joint error over the run"
+    joints=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["joints"]))' \
+      "$scenes/v3_tumbler.json")
+    [ "$(grep -o '"reaction_force"' "$work/final.json" | wc -l)" -eq "$joints" ] ||
+      fail "final state does not list the reaction of all $joints joints"
+    ;;
   snapshot)
     # Every broad phase on every public scene the engine builds: the restored run must end
     # where the uninterrupted one does.
-    for run in "newtons_cradle_5 300 150" "box_pyramid_100 90 45" "circle_rain_10000 60 31"; do
+    # v3_tumbler has a joint: its id is re-made after the restore and its reaction is written.
+    for run in "newtons_cradle_5 300 150" "box_pyramid_100 90 45" "circle_rain_10000 60 31" \
+               "v3_tumbler 30 15"; do
       read -r scene steps at <<<"$run"
       [ -f "$scenes/$scene.json" ] || fail "no scene $scene"
       for bp in brute_force grid spatial_hash sap tree hierarchical_hash quadtree sorted_grid auto; do

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -121,5 +122,23 @@ TEST_CASE("a scheduler that passes a worker index out of range is caught") {
                                 [&](std::int32_t, std::int32_t, std::int32_t) { ++calls; }),
             std::logic_error);
         CHECK(calls == 0);
+    }
+}
+
+TEST_CASE("nextMarked finds the same flags as a plain scan, eight at a time or not") {
+    std::mt19937 random(5u);
+    for (int round = 0; round < 200; ++round) {
+        std::vector<std::uint8_t> flags(random() % 70u);
+        // Mostly zeros, as after a quiet step; a few marks anywhere, including the ends.
+        for (std::uint8_t& flag : flags)
+            flag = random() % 9u == 0 ? std::uint8_t(1 + random() % 5u) : 0;
+        std::vector<std::size_t> expected, found;
+        for (std::size_t i = 0; i < flags.size(); ++i)
+            if (flags[i] != 0) expected.push_back(i);
+        for (std::size_t i = detail::nextMarked(flags, 0); i < flags.size();
+             i = detail::nextMarked(flags, i + 1))
+            found.push_back(i);
+        CHECK(found == expected);
+        CHECK(detail::nextMarked(flags, flags.size()) == flags.size());
     }
 }

@@ -34,8 +34,9 @@ TEST_CASE("demo scenes: names are unique and findScene finds each") {
         CHECK(info.testSize > 0);
         REQUIRE(static_cast<bool>(info.create));
     }
-    for (const char* required : {"rain", "pyramid", "stack", "cradle", "bullets", "mixed", "sparse",
-                                 "churn", "culling", "melee", "sensors"})
+    for (const char* required :
+         {"rain", "pyramid", "stack", "cradle", "bullets", "mixed", "sparse", "churn", "culling",
+          "melee", "sensors", "bridge", "hanging_chain", "ragdolls", "car", "spinner"})
         CHECK_MESSAGE(findScene(required) != nullptr, required);
     CHECK(findScene("no-such-scene") == nullptr);
 }
