@@ -18,11 +18,17 @@ struct PairVelocity {
     [[nodiscard]] static PairVelocity load(const SolverState& a, const SolverState& b) noexcept {
         return {a.v, b.v, a.w, b.w};
     }
-    void store(SolverState& a, SolverState& b) const noexcept {
-        a.v = vA;
-        a.w = wA;
-        b.v = vB;
-        b.w = wB;
+    /// Writes back only a body the constraint can move: an immovable one (the static slot, a
+    /// kinematic body) is shared by constraints that workers solve at the same time.
+    void store(const ContactConstraint& c, SolverState& a, SolverState& b) const noexcept {
+        if (c.invMassA != 0.0f || c.invInertiaA != 0.0f) {
+            a.v = vA;
+            a.w = wA;
+        }
+        if (c.invMassB != 0.0f || c.invInertiaB != 0.0f) {
+            b.v = vB;
+            b.w = wB;
+        }
     }
     /// Velocity of B relative to A at the point's anchors.
     [[nodiscard]] Vec2 relative(const SolverPoint& p) const noexcept {
@@ -37,10 +43,12 @@ struct PairVelocity {
     }
 };
 
+// Bodies [begin, end) of the array (slot 0, the static slot, is never moved).
 void integrateVelocities(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
-                         float h, float maxSpeed, float maxAngularSpeed) {
+                         std::size_t begin, std::size_t end, float h, float maxSpeed,
+                         float maxAngularSpeed) {
     const float maxSpeedSq = maxSpeed * maxSpeed;
-    for (std::size_t i = 1; i < bodies.size(); ++i) {
+    for (std::size_t i = std::max(begin, std::size_t{1}); i < end; ++i) {
         SolverState& b = bodies[i];
         const SolverMotion& m = motions[i];
         Vec2 v = b.v + h * m.linearAcceleration;
@@ -55,8 +63,9 @@ void integrateVelocities(std::span<SolverState> bodies, std::span<const SolverMo
     }
 }
 
-void integratePositions(std::span<SolverState> bodies, float h) {
-    for (std::size_t i = 1; i < bodies.size(); ++i) {
+void integratePositions(std::span<SolverState> bodies, std::size_t begin, std::size_t end,
+                        float h) {
+    for (std::size_t i = std::max(begin, std::size_t{1}); i < end; ++i) {
         SolverState& b = bodies[i];
         b.dp += h * b.v;
         if (b.w != 0.0f) {
@@ -80,7 +89,7 @@ void warmStart(std::span<SolverState> bodies, const ContactConstraint& c) {
         const SolverPoint& p = c.points[i];
         v.apply(c, p, p.normalImpulse * n + p.tangentImpulse * t);
     }
-    v.store(a, b);
+    v.store(c, a, b);
 }
 
 void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inverseH,
@@ -125,7 +134,7 @@ void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inv
         p.tangentImpulse = newImpulse;
         v.apply(c, p, impulse * t);
     }
-    v.store(a, b);
+    v.store(c, a, b);
 }
 
 void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float threshold) {
@@ -147,7 +156,7 @@ void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float
         p.maxNormalImpulse = std::max(p.maxNormalImpulse, impulse);
         v.apply(c, p, impulse * n);
     }
-    v.store(a, b);
+    v.store(c, a, b);
 }
 
 } // namespace
@@ -215,7 +224,8 @@ void colourJoints(std::span<const JointConstraint> joints, const JointStep& step
     colourConstraints(scratch.jointBodies, scratch.movable, scratch.bodyColours,
                       scratch.jointColouring);
     packWideJoints(joints, scratch.jointCandidates, scratch.jointColouring, step,
-                   scratch.wideJoints, scratch.wideRevolutes);
+                   scratch.wideJoints, scratch.wideRevolutes, scratch.pointBlocks,
+                   scratch.revoluteBlocks);
     scratch.scalarJoints.clear();
     std::size_t next = 0; // the next candidate, in array order as the joints
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
@@ -239,13 +249,13 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
     for (JointConstraint& j : joints) prepareJoint(j, s.joint);
     for (ContactConstraint& c : constraints) prepareConstraint(context, c);
     for (int i = 0; i < s.substeps; ++i) {
-        integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed,
+        integrateVelocities(bodies, motions, 1, bodies.size(), s.h, settings.maxLinearSpeed,
                             settings.maxAngularSpeed);
         for (const JointConstraint& j : joints) warmStartJoint(bodies, j);
         for (const ContactConstraint& c : constraints) warmStart(bodies, c);
         for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, true);
         for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, true);
-        integratePositions(bodies, s.h);
+        integratePositions(bodies, 1, bodies.size(), s.h);
         for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, false);
         for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, false);
     }
@@ -253,9 +263,77 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
         applyRestitution(bodies, c, settings.restitutionThreshold);
 }
 
+namespace {
+
+// The least items a participant claims at once, per kind of item: below these, handing a piece to
+// another core costs more (its bodies' cache lines move with it) than solving it.
+constexpr std::int32_t kMinBodies = 256;
+constexpr std::int32_t kMinBlocks = 8;
+constexpr std::int32_t kMinStoredBlocks = 32;
+constexpr std::int32_t kMinRestitutions = 32;
+
+// The stage list of one step, in the order of solveSoftStepSequential: per substep, integrate
+// velocities; warm start, solve, integrate positions, relax, each over the point joints, the
+// other revolute joints, the scalar joints, the contacts and the overflow contacts; then the
+// impulses stored and restitution. A coloured kind takes one stage per colour (its blocks share
+// no movable body, so any split is exact); a serial list takes one stage of a single chunk, so it
+// runs in array order on one participant.
+class StageList {
+public:
+    StageList(std::vector<StagePlan>& plans, std::vector<SoftStepStage>& stages,
+              std::int32_t workers)
+        : m_plans(plans), m_stages(stages), m_workers(workers) {
+        m_plans.clear();
+        m_stages.clear();
+    }
+
+    void add(SoftStepStageKind kind, bool useBias, std::size_t first, std::size_t count,
+             std::int32_t minChunk) {
+        if (count == 0) return;
+        const auto items = static_cast<std::int32_t>(count);
+        // About four chunks per worker, to even out chunks that take unequal time.
+        const std::int32_t pieces = 4 * m_workers;
+        const std::int32_t chunk =
+            m_workers <= 1 ? items : std::max(minChunk, (items + pieces - 1) / pieces);
+        m_plans.push_back({items, chunk});
+        m_stages.push_back({kind, useBias, static_cast<std::uint32_t>(first)});
+    }
+    void addSerial(SoftStepStageKind kind, bool useBias, std::size_t count) {
+        add(kind, useBias, 0, count, static_cast<std::int32_t>(count));
+    }
+    void addColours(SoftStepStageKind kind, bool useBias, const ColourBlocks& blocks,
+                    std::int32_t minChunk) {
+        for (int k = 0; k < kContactColourCount; ++k)
+            add(kind, useBias, blocks.start[k], blocks.start[k + 1] - blocks.start[k], minChunk);
+    }
+
+private:
+    std::vector<StagePlan>& m_plans;
+    std::vector<SoftStepStage>& m_stages;
+    std::int32_t m_workers;
+};
+
+// The stages of one pass (warm start, solve or relax) over the joints and contacts.
+void addPass(StageList& list, const ContactSolverScratch& scratch, bool warmStart, bool useBias) {
+    using Kind = SoftStepStageKind;
+    list.addColours(warmStart ? Kind::WarmStartPoints : Kind::SolvePoints, useBias,
+                    scratch.pointBlocks, kMinBlocks);
+    list.addColours(warmStart ? Kind::WarmStartRevolutes : Kind::SolveRevolutes, useBias,
+                    scratch.revoluteBlocks, kMinBlocks);
+    list.addSerial(warmStart ? Kind::WarmStartScalarJoints : Kind::SolveScalarJoints, useBias,
+                   scratch.scalarJoints.size());
+    list.addColours(warmStart ? Kind::WarmStartContacts : Kind::SolveContacts, useBias,
+                    scratch.contactBlocks, kMinBlocks);
+    list.addSerial(warmStart ? Kind::WarmStartOverflow : Kind::SolveOverflow, useBias,
+                   scratch.colouring.overflow().size());
+}
+
+} // namespace
+
 void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
-                   const SolverSettings& settings, ContactSolverScratch& scratch) {
+                   const SolverSettings& settings, ContactSolverScratch& scratch,
+                   const WorldDef* scheduler) {
     const SubstepSettings s = substepSettings(settings);
     const float push = settings.maxContactPushSpeed;
 
@@ -269,7 +347,8 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
     // Each constraint is prepared as it is packed (one pass over the constraints).
     const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio};
-    const bool bouncy = packWideContacts(context, constraints, scratch.colouring, scratch.wide);
+    const bool bouncy = packWideContacts(context, constraints, scratch.colouring, scratch.wide,
+                                         scratch.contactBlocks);
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
     for (const std::uint32_t c : overflow) prepareConstraint(context, constraints[c]);
@@ -278,35 +357,90 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     const std::span<WideRevolute> wideRevolutes(scratch.wideRevolutes);
     for (const std::uint32_t j : scratch.scalarJoints) prepareJoint(joints[j], s.joint);
 
+    using Kind = SoftStepStageKind;
+    const bool parallel = scheduler != nullptr && runsInParallel(*scheduler);
+    StageList list(scratch.plans, scratch.stages, parallel ? scheduler->workerCount : 1);
     for (int i = 0; i < s.substeps; ++i) {
-        integrateVelocities(bodies, motions, s.h, settings.maxLinearSpeed,
-                            settings.maxAngularSpeed);
-        warmStartWideJoints(bodies, wideJoints);
-        warmStartWideRevolutes(bodies, wideRevolutes);
-        for (const std::uint32_t j : scratch.scalarJoints) warmStartJoint(bodies, joints[j]);
-        warmStartWide(bodies, wide);
-        for (const std::uint32_t c : overflow) warmStart(bodies, constraints[c]);
-        solveWideJoints(bodies, wideJoints, s.joint, true);
-        solveWideRevolutes(bodies, wideRevolutes, s.joint, true);
-        for (const std::uint32_t j : scratch.scalarJoints)
-            solveJoint(bodies, joints[j], s.joint, true);
-        solveWide(bodies, wide, s.inverseH, push, true);
-        for (const std::uint32_t c : overflow)
-            solveContact(bodies, constraints[c], s.inverseH, push, true);
-        integratePositions(bodies, s.h);
-        solveWideJoints(bodies, wideJoints, s.joint, false);
-        solveWideRevolutes(bodies, wideRevolutes, s.joint, false);
-        for (const std::uint32_t j : scratch.scalarJoints)
-            solveJoint(bodies, joints[j], s.joint, false);
-        solveWide(bodies, wide, s.inverseH, push, false);
-        for (const std::uint32_t c : overflow)
-            solveContact(bodies, constraints[c], s.inverseH, push, false);
+        list.add(Kind::IntegrateVelocities, false, 1, bodies.size() - 1, kMinBodies);
+        addPass(list, scratch, true, false);
+        addPass(list, scratch, false, true);
+        list.add(Kind::IntegratePositions, false, 1, bodies.size() - 1, kMinBodies);
+        addPass(list, scratch, false, false);
     }
-    storeWideImpulses(wide, constraints);
-    storeWideJointImpulses(wideJoints, wideRevolutes, joints);
-    if (!bouncy) return; // the usual case: skip a pass over the constraints in colour order
-    for (const std::uint32_t c : scratch.colouring.order)
-        applyRestitution(bodies, constraints[c], settings.restitutionThreshold);
+    list.add(Kind::StoreContactImpulses, false, 0, wide.size(), kMinStoredBlocks);
+    list.add(Kind::StorePointImpulses, false, 0, wideJoints.size(), kMinStoredBlocks);
+    list.add(Kind::StoreRevoluteImpulses, false, 0, wideRevolutes.size(), kMinStoredBlocks);
+    // Restitution in colour order too (the usual case has none: skip the passes).
+    if (bouncy) {
+        const std::uint32_t* start = scratch.colouring.start;
+        for (int k = 0; k < kContactColourCount; ++k)
+            list.add(Kind::Restitution, false, start[k], start[k + 1] - start[k], kMinRestitutions);
+        list.add(Kind::Restitution, false, start[kContactColourCount], overflow.size(),
+                 static_cast<std::int32_t>(overflow.size()));
+    }
+
+    const std::span<const std::uint32_t> order(scratch.colouring.order);
+    const std::span<const std::uint32_t> scalarJoints(scratch.scalarJoints);
+    const auto runStage = [&](std::int32_t index, std::int32_t begin, std::int32_t end) {
+        const SoftStepStage stage = scratch.stages[static_cast<std::size_t>(index)];
+        const std::size_t first = stage.first + static_cast<std::size_t>(begin);
+        const auto count = static_cast<std::size_t>(end - begin);
+        const bool bias = stage.useBias;
+        switch (stage.kind) {
+        case Kind::IntegrateVelocities:
+            integrateVelocities(bodies, motions, first, first + count, s.h, settings.maxLinearSpeed,
+                                settings.maxAngularSpeed);
+            break;
+        case Kind::IntegratePositions: integratePositions(bodies, first, first + count, s.h); break;
+        case Kind::WarmStartPoints:
+            warmStartWideJoints(bodies, wideJoints.subspan(first, count));
+            break;
+        case Kind::WarmStartRevolutes:
+            warmStartWideRevolutes(bodies, wideRevolutes.subspan(first, count));
+            break;
+        case Kind::WarmStartScalarJoints:
+            for (const std::uint32_t j : scalarJoints.subspan(first, count))
+                warmStartJoint(bodies, joints[j]);
+            break;
+        case Kind::WarmStartContacts: warmStartWide(bodies, wide.subspan(first, count)); break;
+        case Kind::WarmStartOverflow:
+            for (const std::uint32_t c : overflow.subspan(first, count))
+                warmStart(bodies, constraints[c]);
+            break;
+        case Kind::SolvePoints:
+            solveWideJoints(bodies, wideJoints.subspan(first, count), s.joint, bias);
+            break;
+        case Kind::SolveRevolutes:
+            solveWideRevolutes(bodies, wideRevolutes.subspan(first, count), s.joint, bias);
+            break;
+        case Kind::SolveScalarJoints:
+            for (const std::uint32_t j : scalarJoints.subspan(first, count))
+                solveJoint(bodies, joints[j], s.joint, bias);
+            break;
+        case Kind::SolveContacts:
+            solveWide(bodies, wide.subspan(first, count), s.inverseH, push, bias);
+            break;
+        case Kind::SolveOverflow:
+            for (const std::uint32_t c : overflow.subspan(first, count))
+                solveContact(bodies, constraints[c], s.inverseH, push, bias);
+            break;
+        case Kind::StoreContactImpulses:
+            storeWideImpulses(wide.subspan(first, count), constraints);
+            break;
+        case Kind::StorePointImpulses:
+            storeWideJointImpulses(wideJoints.subspan(first, count), {}, joints);
+            break;
+        case Kind::StoreRevoluteImpulses:
+            storeWideJointImpulses({}, wideRevolutes.subspan(first, count), joints);
+            break;
+        case Kind::Restitution:
+            for (const std::uint32_t c : order.subspan(first, count))
+                applyRestitution(bodies, constraints[c], settings.restitutionThreshold);
+            break;
+        }
+    };
+    static const WorldDef kCallingThread{};
+    scratch.runner.run(parallel ? *scheduler : kCallingThread, scratch.plans, runStage);
 }
 
 } // namespace rigid2d::detail

@@ -22,6 +22,7 @@
 #include <span>
 #include <vector>
 
+#include "core/parallel_stages.hpp"
 #include "solver/contact_colouring.hpp"
 #include "solver/contact_prepare.hpp"
 #include "solver/joint_solver.hpp"
@@ -30,6 +31,33 @@
 #include "solver/wide_joints.hpp"
 
 namespace rigid2d::detail {
+
+/// What one stage of the soft step runs (solveSoftStep's stage list).
+enum class SoftStepStageKind : std::uint8_t {
+    IntegrateVelocities,
+    IntegratePositions,
+    WarmStartPoints, ///< the point joints' blocks of one colour
+    WarmStartRevolutes,
+    WarmStartScalarJoints,
+    WarmStartContacts,
+    WarmStartOverflow,
+    SolvePoints, ///< with or without bias, as all the solve kinds
+    SolveRevolutes,
+    SolveScalarJoints,
+    SolveContacts,
+    SolveOverflow,
+    StoreContactImpulses,
+    StorePointImpulses,
+    StoreRevoluteImpulses,
+    Restitution, ///< constraints in colouring order: one colour, or the overflow list
+};
+
+/// One stage: its kind and where its items start in the array it runs over.
+struct SoftStepStage {
+    SoftStepStageKind kind = SoftStepStageKind::IntegrateVelocities;
+    bool useBias = false;
+    std::uint32_t first = 0;
+};
 
 /// Working memory of the coloured solve, kept between steps so that a warm step does not
 /// allocate.
@@ -48,6 +76,11 @@ struct ContactSolverScratch {
     std::vector<WideJoint> wideJoints;
     std::vector<WideRevolute> wideRevolutes;
     std::vector<std::uint32_t> scalarJoints;
+    ColourBlocks contactBlocks, pointBlocks, revoluteBlocks;
+    // The stages of the substeps, run on the world's workers.
+    std::vector<StagePlan> plans;
+    std::vector<SoftStepStage> stages;
+    ParallelStages runner;
 };
 
 /// Loads a constraint's points from a manifold (anchors, separation, warm-start impulses).
@@ -56,10 +89,13 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
 /// `joints` (the revolute joints coloured and four at a time, then the rest one at a time in
 /// array order) and `constraints`, coloured and four at a time; impulses stay in the joints and
-/// constraints.
+/// constraints. With a `scheduler` (a WorldDef's workers and task callbacks) each colour's blocks
+/// and the bodies' integration are split across its workers (core/parallel_stages.hpp); the
+/// result is the same bits for any worker count.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
-                   const SolverSettings& settings, ContactSolverScratch& scratch);
+                   const SolverSettings& settings, ContactSolverScratch& scratch,
+                   const WorldDef* scheduler = nullptr);
 
 /// The same step with every joint and constraint solved one at a time in array order: the
 /// reference the coloured solve equals when `joints` and `constraints` are given in its solve

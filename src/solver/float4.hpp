@@ -66,6 +66,10 @@ inline void storeUnaligned4(float* p, Float4 a) noexcept { _mm_storeu_ps(p, a.v)
 [[nodiscard]] inline Float4 notEqual4(Float4 a, Float4 b) noexcept {
     return {_mm_cmpneq_ps(a.v, b.v)};
 }
+/// Bit i set where lane i of the mask is set (its sign bit).
+[[nodiscard]] inline unsigned laneBits4(Float4 mask) noexcept {
+    return static_cast<unsigned>(_mm_movemask_ps(mask.v));
+}
 /// mask ? a : b per lane; mask lanes are all ones or all zeros.
 [[nodiscard]] inline Float4 select4(Float4 mask, Float4 a, Float4 b) noexcept {
     return {_mm_or_ps(_mm_and_ps(mask.v, a.v), _mm_andnot_ps(mask.v, b.v))};
@@ -132,6 +136,15 @@ template <class F>
 }
 [[nodiscard]] inline Float4 notEqual4(Float4 a, Float4 b) noexcept {
     return float4_detail::mask(a, b, [](float x, float y) { return x != y; });
+}
+[[nodiscard]] inline unsigned laneBits4(Float4 mask) noexcept {
+    unsigned bits = 0;
+    for (int i = 0; i < 4; ++i) {
+        std::uint32_t m;
+        std::memcpy(&m, &mask.v[i], sizeof m);
+        bits |= (m >> 31) << i;
+    }
+    return bits;
 }
 [[nodiscard]] inline Float4 select4(Float4 mask, Float4 a, Float4 b) noexcept {
     Float4 r;

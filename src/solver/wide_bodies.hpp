@@ -51,15 +51,21 @@ struct WideBodies {
     return b;
 }
 
-// Lanes are written in order, so when lanes share an immovable body (which none of them changes)
-// the result does not depend on which write lands last.
+/// The lanes whose body the solver moves (a nonzero inverse mass or inertia), as bits: only
+/// those are written back. An immovable body (the static slot, a kinematic body) may sit in many
+/// lanes of one colour, which workers solve at the same time; they must not all write it.
+[[nodiscard]] RIGID2D_ALWAYS_INLINE unsigned movableLanes(Float4 invMass, Float4 invInertia) {
+    const Float4 zero = splat4(0.0f);
+    return laneBits4(notEqual4(invMass, zero)) | laneBits4(notEqual4(invInertia, zero));
+}
+
 RIGID2D_ALWAYS_INLINE void scatter(std::span<SolverState> bodies, const std::uint32_t (&ids)[4],
-                                   Float4 r0, Float4 r1, Float4 r2, Float4 r3) {
+                                   unsigned lanes, Float4 r0, Float4 r1, Float4 r2, Float4 r3) {
     transpose4(r0, r1, r2, r3);
-    store4(reinterpret_cast<float*>(&bodies[ids[0]]), r0);
-    store4(reinterpret_cast<float*>(&bodies[ids[1]]), r1);
-    store4(reinterpret_cast<float*>(&bodies[ids[2]]), r2);
-    store4(reinterpret_cast<float*>(&bodies[ids[3]]), r3);
+    if ((lanes & 1u) != 0) store4(reinterpret_cast<float*>(&bodies[ids[0]]), r0);
+    if ((lanes & 2u) != 0) store4(reinterpret_cast<float*>(&bodies[ids[1]]), r1);
+    if ((lanes & 4u) != 0) store4(reinterpret_cast<float*>(&bodies[ids[2]]), r2);
+    if ((lanes & 8u) != 0) store4(reinterpret_cast<float*>(&bodies[ids[3]]), r3);
 }
 
 /// The velocities of both bodies of the lanes, what one point updates.

@@ -48,9 +48,10 @@ void setLane(WideContact& w, std::size_t lane, std::uint32_t index, const Contac
 // each appended to the next lane of its colour's blocks; so lanes hold ascending indices within
 // a colour, as colouring.colour(k) lists them.
 bool packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
-                      const ContactColouring& colouring, std::vector<WideContact>& out) {
+                      const ContactColouring& colouring, std::vector<WideContact>& out,
+                      ColourBlocks& colourBlocks) {
     bool bouncy = false;
-    std::uint32_t firstBlock[kContactColourCount + 1];
+    std::uint32_t(&firstBlock)[kContactColourCount + 1] = colourBlocks.start;
     std::uint32_t filled[kContactColourCount] = {};
     std::uint32_t blocks = 0;
     for (int k = 0; k < kContactColourCount; ++k) {
@@ -93,8 +94,8 @@ void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> w
             applyImpulse(v, m, load4(p.anchorAX), load4(p.anchorAY), load4(p.anchorBX),
                          load4(p.anchorBY), ni * nx + ti * tx, ni * ny + ti * ty);
         }
-        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
-        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+        scatter(bodies, c.bodyA, movableLanes(m.mA, m.iA), v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, movableLanes(m.mB, m.iB), v.vBx, v.vBy, v.wB, b.dAngle);
     }
 }
 
@@ -156,8 +157,8 @@ void solveWide(std::span<SolverState> bodies, std::span<WideContact> wide, float
             store4(p.tangentImpulse, total);
             applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
         }
-        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
-        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+        scatter(bodies, c.bodyA, movableLanes(m.mA, m.iA), v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, movableLanes(m.mB, m.iB), v.vBx, v.vBy, v.wB, b.dAngle);
     }
 }
 

@@ -39,10 +39,17 @@ struct alignas(16) WideContact {
     WidePoint points[kMaxManifoldPoints];
 };
 
+/// Where each colour's blocks start in a packed array: colour k is blocks [start[k], start[k + 1]).
+/// The blocks of one colour share no movable body, so workers may solve them at the same time.
+struct ColourBlocks {
+    std::uint32_t start[kContactColourCount + 1] = {};
+};
+
 /// Prepares the constraints of each colour and packs them into wide blocks, colour by colour
 /// (the overflow list is left alone). Returns whether any constraint has restitution.
 bool packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
-                      const ContactColouring& colouring, std::vector<WideContact>& out);
+                      const ContactColouring& colouring, std::vector<WideContact>& out,
+                      ColourBlocks& blocks);
 
 void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> wide);
 void solveWide(std::span<SolverState> bodies, std::span<WideContact> wide, float inverseH,

@@ -133,10 +133,13 @@ WideJointKind wideJointKind(const JointConstraint& c) noexcept {
 void packWideJoints(std::span<const JointConstraint> joints,
                     std::span<const std::uint32_t> candidates, const ContactColouring& colouring,
                     const JointStep& step, std::vector<WideJoint>& points,
-                    std::vector<WideRevolute>& revolutes) {
+                    std::vector<WideRevolute>& revolutes, ColourBlocks& pointBlocks,
+                    ColourBlocks& revoluteBlocks) {
     points.clear();
     revolutes.clear();
     for (int k = 0; k < kContactColourCount; ++k) {
+        pointBlocks.start[k] = static_cast<std::uint32_t>(points.size());
+        revoluteBlocks.start[k] = static_cast<std::uint32_t>(revolutes.size());
         // Each colour starts new blocks: the lanes of a block must share no movable body.
         std::size_t pointLanes = 0, revoluteLanes = 0;
         for (const std::uint32_t candidate : colouring.colour(k)) {
@@ -155,6 +158,8 @@ void packWideJoints(std::span<const JointConstraint> joints,
         for (; revoluteLanes % 4 != 0; ++revoluteLanes)
             setRevoluteLane(revolutes.back(), revoluteLanes % 4, kNoWideJoint, nullptr, step);
     }
+    pointBlocks.start[kContactColourCount] = static_cast<std::uint32_t>(points.size());
+    revoluteBlocks.start[kContactColourCount] = static_cast<std::uint32_t>(revolutes.size());
 }
 
 void warmStartWideJoints(std::span<SolverState> bodies, std::span<const WideJoint> wide) {
@@ -165,8 +170,10 @@ void warmStartWideJoints(std::span<SolverState> bodies, std::span<const WideJoin
         const Masses m{load4(c.mA), load4(c.iA), load4(c.mB), load4(c.iB)};
         const Arms r = Arms::of(c, a, b);
         applyImpulse(v, m, r.rAx, r.rAy, r.rBx, r.rBy, load4(c.impulseX), load4(c.impulseY));
-        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
-        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+        scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA,
+                a.dAngle);
+        scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB,
+                b.dAngle);
     }
 }
 
@@ -178,8 +185,10 @@ void solveWideJoints(std::span<SolverState> bodies, std::span<WideJoint> wide,
         const WideBodies b = gather(bodies, c.bodyB, true);
         Velocities v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
         solvePoint(c, a, b, soft, useBias, v);
-        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
-        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+        scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA,
+                a.dAngle);
+        scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB,
+                b.dAngle);
     }
 }
 
@@ -197,8 +206,10 @@ void warmStartWideRevolutes(std::span<SolverState> bodies, std::span<const WideR
             ((load4(w.springImpulse) + load4(w.motorImpulse)) + load4(w.lowerImpulse)) -
             load4(w.upperImpulse);
         applyAngular(v, m, angular);
-        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
-        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+        scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA,
+                a.dAngle);
+        scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB,
+                b.dAngle);
     }
 }
 
@@ -257,8 +268,10 @@ void solveWideRevolutes(std::span<SolverState> bodies, std::span<WideRevolute> w
         applyAngular(v, m,
                      -limit(load4(w.upper) - angle, v.wA - v.wB, mass, w.upperImpulse, limitOn));
         solvePoint(c, a, b, soft, useBias, v);
-        scatter(bodies, c.bodyA, v.vAx, v.vAy, v.wA, a.dAngle);
-        scatter(bodies, c.bodyB, v.vBx, v.vBy, v.wB, b.dAngle);
+        scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA,
+                a.dAngle);
+        scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB,
+                b.dAngle);
     }
 }
 

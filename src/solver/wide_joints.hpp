@@ -15,6 +15,7 @@
 
 #include "solver/contact_colouring.hpp"
 #include "solver/joint_types.hpp"
+#include "solver/wide_contacts.hpp"
 
 namespace rigid2d::detail {
 
@@ -52,10 +53,12 @@ enum class WideJointKind : std::uint8_t { None, Point, Revolute };
 /// Packs the coloured joints four to a block, colour by colour (the overflow list is left
 /// alone): the point joints into `points`, the other revolute joints into `revolutes`, with their
 /// springs for substeps of `step`; `colouring` indexes `candidates`, which indexes `joints`.
+/// `pointBlocks` and `revoluteBlocks` say where each colour starts in the two.
 void packWideJoints(std::span<const JointConstraint> joints,
                     std::span<const std::uint32_t> candidates, const ContactColouring& colouring,
                     const JointStep& step, std::vector<WideJoint>& points,
-                    std::vector<WideRevolute>& revolutes);
+                    std::vector<WideRevolute>& revolutes, ColourBlocks& pointBlocks,
+                    ColourBlocks& revoluteBlocks);
 
 void warmStartWideJoints(std::span<SolverState> bodies, std::span<const WideJoint> wide);
 /// One pass of the point constraint; `step.joint` is the joint softness.

@@ -151,7 +151,7 @@ void solve(WorldState& state, float dt) {
     settings.jointHertz = state.def.jointHertz;
     settings.jointDampingRatio = state.def.jointDampingRatio;
     solveSoftStep(state.solverBodies, state.solverMotions, state.jointConstraints,
-                  state.activeConstraints, settings, state.solverScratch);
+                  state.activeConstraints, settings, state.solverScratch, &state.def);
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
 
     // Impulses back into the persistent manifolds (warm starting next step), hit events.

@@ -1,0 +1,134 @@
+#pragma once
+// A chain of short stages, each over its own items, where stage s + 1 may start only when every
+// item of stage s is done: the solver's colours and substeps, a hundred or more per step. A
+// parallelFor per stage would hand each one to the scheduler and wait for it; here every worker
+// instead joins one task for the whole chain and the stages are passed between them through two
+// counters each:
+//
+//   participant:  s = the current stage; while s is not the last:
+//                     claim the next chunk of s's items (an atomic add); if one was left, run it
+//                     and count it done: whoever completes the last item makes s + 1 current
+//                     if none was left, wait (spin, then yield) until s is no longer current
+//
+// No participant ever waits for an item nobody has claimed, only for chunks that another
+// participant is running, so any scheduler works: one that runs the participants one after
+// another on one thread has the first do every stage and the others find nothing left. A stage
+// body must give the same result however its items are split (parallel_for.hpp), which is what
+// keeps the bits independent of the worker count.
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <thread>
+
+#include "core/parallel_for.hpp"
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+#include <emmintrin.h>
+#define RIGID2D_SPIN_PAUSE() _mm_pause()
+#else
+#define RIGID2D_SPIN_PAUSE() ((void)0)
+#endif
+
+namespace rigid2d::detail {
+
+/// One stage: its item count, and how many items a participant claims at once (a stage whose
+/// chunk holds all its items runs on one participant: a small colour, a serial list).
+struct StagePlan {
+    std::int32_t itemCount = 0;
+    std::int32_t chunk = 1;
+};
+
+/// The counters of a run, kept between steps so that a warm step does not allocate.
+class ParallelStages {
+public:
+    /// Calls body(stage, begin, end) over every stage of `plans` in order, covering each stage's
+    /// items once; stage s + 1 starts after the last item of stage s is done.
+    template <class Body>
+    void run(const WorldDef& def, std::span<const StagePlan> plans, Body&& body) {
+        const auto stageCount = static_cast<std::int32_t>(plans.size());
+        if (!runsInParallel(def)) {
+            for (std::int32_t s = 0; s < stageCount; ++s)
+                if (plans[s].itemCount > 0) body(s, std::int32_t{0}, plans[s].itemCount);
+            return;
+        }
+        reset(plans.size());
+        parallelFor(def, def.workerCount, 1,
+                    [&](std::int32_t, std::int32_t, std::int32_t) { participate(plans, body); });
+    }
+
+private:
+    // Apart on their own cache lines: claims of one stage do not slow the waiting on another.
+    struct alignas(64) Counters {
+        std::atomic<std::int32_t> claimed{0};
+        std::atomic<std::int32_t> completed{0};
+    };
+
+    void reset(std::size_t stageCount) {
+        if (stageCount > m_capacity) {
+            m_capacity = std::max(stageCount, 2 * m_capacity);
+            m_counters = std::make_unique<Counters[]>(m_capacity);
+        }
+        if (!m_current) m_current = std::make_unique<Current>();
+        for (std::size_t s = 0; s < stageCount; ++s) {
+            m_counters[s].claimed.store(0, std::memory_order_relaxed);
+            m_counters[s].completed.store(0, std::memory_order_relaxed);
+        }
+        // The enqueueing of the participants' task publishes these stores to them.
+        m_current->stage.store(0, std::memory_order_relaxed);
+    }
+
+    template <class Body>
+    void participate(std::span<const StagePlan> plans, Body& body) {
+        const auto stageCount = static_cast<std::int32_t>(plans.size());
+        for (;;) {
+            const std::int32_t s = m_current->stage.load(std::memory_order_acquire);
+            if (s >= stageCount) return;
+            const StagePlan plan = plans[s];
+            Counters& counters = m_counters[s];
+            const std::int32_t chunk = std::max(plan.chunk, std::int32_t{1});
+            bool last = false;
+            while (!last) {
+                const std::int32_t begin =
+                    counters.claimed.fetch_add(chunk, std::memory_order_relaxed);
+                if (begin >= plan.itemCount) break;
+                const std::int32_t end = std::min(begin + chunk, plan.itemCount);
+                body(s, begin, end);
+                // acq_rel: the participant that completes the stage sees every other's writes and
+                // passes them on with the release below.
+                const std::int32_t done =
+                    counters.completed.fetch_add(end - begin, std::memory_order_acq_rel) +
+                    (end - begin);
+                last = done == plan.itemCount;
+            }
+            if (last || plan.itemCount <= 0) {
+                // An empty stage has no last item: whoever comes first moves on, once.
+                std::int32_t expected = s;
+                m_current->stage.compare_exchange_strong(expected, s + 1,
+                                                         std::memory_order_acq_rel);
+                continue;
+            }
+            // Someone else is finishing stage s. Spin briefly (the rest of a stage is usually a
+            // few microseconds away), then give the core up: on a busy machine the participant
+            // being waited for may need it.
+            for (int spins = 0; m_current->stage.load(std::memory_order_acquire) == s; ++spins) {
+                if (spins < 2000)
+                    RIGID2D_SPIN_PAUSE();
+                else
+                    std::this_thread::yield();
+            }
+        }
+    }
+
+    struct alignas(64) Current {
+        std::atomic<std::int32_t> stage{0};
+    };
+
+    std::unique_ptr<Counters[]> m_counters;
+    std::size_t m_capacity = 0;
+    std::unique_ptr<Current> m_current; ///< on the heap: the scratch that holds this can move
+};
+
+} // namespace rigid2d::detail
