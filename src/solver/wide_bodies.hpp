@@ -62,10 +62,21 @@ struct WideBodies {
 RIGID2D_ALWAYS_INLINE void scatter(std::span<SolverState> bodies, const std::uint32_t (&ids)[4],
                                    unsigned lanes, Float4 r0, Float4 r1, Float4 r2, Float4 r3) {
     transpose4(r0, r1, r2, r3);
-    if ((lanes & 1u) != 0) store4(reinterpret_cast<float*>(&bodies[ids[0]]), r0);
-    if ((lanes & 2u) != 0) store4(reinterpret_cast<float*>(&bodies[ids[1]]), r1);
-    if ((lanes & 4u) != 0) store4(reinterpret_cast<float*>(&bodies[ids[2]]), r2);
-    if ((lanes & 8u) != 0) store4(reinterpret_cast<float*>(&bodies[ids[3]]), r3);
+    float* p0 = reinterpret_cast<float*>(&bodies[ids[0]]);
+    float* p1 = reinterpret_cast<float*>(&bodies[ids[1]]);
+    float* p2 = reinterpret_cast<float*>(&bodies[ids[2]]);
+    float* p3 = reinterpret_cast<float*>(&bodies[ids[3]]);
+    if (lanes == 0xFu) [[likely]] { // a block of four bodies that move: no test per lane
+        store4(p0, r0);
+        store4(p1, r1);
+        store4(p2, r2);
+        store4(p3, r3);
+        return;
+    }
+    if ((lanes & 1u) != 0) store4(p0, r0);
+    if ((lanes & 2u) != 0) store4(p1, r1);
+    if ((lanes & 4u) != 0) store4(p2, r2);
+    if ((lanes & 8u) != 0) store4(p3, r3);
 }
 
 /// The velocities of both bodies of the lanes, what one point updates.

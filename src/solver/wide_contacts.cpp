@@ -25,6 +25,11 @@ void setLane(WideContact& w, std::size_t lane, std::uint32_t index, const Contac
     w.biasRate[lane] = c != nullptr ? c->softness.biasRate : 0.0f;
     w.massScale[lane] = c != nullptr ? c->softness.massScale : 1.0f;
     w.impulseScale[lane] = c != nullptr ? c->softness.impulseScale : 0.0f;
+    const auto bit = static_cast<std::uint8_t>(1u << lane);
+    const bool movableA = c != nullptr && (c->invMassA != 0.0f || c->invInertiaA != 0.0f);
+    const bool movableB = c != nullptr && (c->invMassB != 0.0f || c->invInertiaB != 0.0f);
+    w.movableA = static_cast<std::uint8_t>(movableA ? w.movableA | bit : w.movableA & ~bit);
+    w.movableB = static_cast<std::uint8_t>(movableB ? w.movableB | bit : w.movableB & ~bit);
     const int points = c != nullptr ? c->pointCount : 0;
     for (int i = 0; i < kMaxManifoldPoints; ++i) {
         const SolverPoint p = i < points ? c->points[i] : SolverPoint{};
@@ -94,8 +99,8 @@ void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> w
             applyImpulse(v, m, load4(p.anchorAX), load4(p.anchorAY), load4(p.anchorBX),
                          load4(p.anchorBY), ni * nx + ti * tx, ni * ny + ti * ty);
         }
-        scatter(bodies, c.bodyA, movableLanes(m.mA, m.iA), v.vAx, v.vAy, v.wA, a.dAngle);
-        scatter(bodies, c.bodyB, movableLanes(m.mB, m.iB), v.vBx, v.vBy, v.wB, b.dAngle);
+        scatter(bodies, c.bodyA, c.movableA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, c.movableB, v.vBx, v.vBy, v.wB, b.dAngle);
     }
 }
 
@@ -157,8 +162,8 @@ void solveWide(std::span<SolverState> bodies, std::span<WideContact> wide, float
             store4(p.tangentImpulse, total);
             applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
         }
-        scatter(bodies, c.bodyA, movableLanes(m.mA, m.iA), v.vAx, v.vAy, v.wA, a.dAngle);
-        scatter(bodies, c.bodyB, movableLanes(m.mB, m.iB), v.vBx, v.vBy, v.wB, b.dAngle);
+        scatter(bodies, c.bodyA, c.movableA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, c.movableB, v.vBx, v.vBy, v.wB, b.dAngle);
     }
 }
 

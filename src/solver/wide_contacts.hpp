@@ -36,6 +36,8 @@ struct alignas(16) WideContact {
     float invMassA[4], invInertiaA[4], invMassB[4], invInertiaB[4];
     float biasRate[4], massScale[4], impulseScale[4];
     int pointCount = 0; ///< most points of a lane: 1 or 2
+    /// Bit i set where lane i's body A (B) can move: only those are written back (movableLanes).
+    std::uint8_t movableA = 0, movableB = 0;
     WidePoint points[kMaxManifoldPoints];
 };
 
