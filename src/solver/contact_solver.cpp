@@ -270,9 +270,11 @@ namespace {
 constexpr std::int32_t kMinBodies = 256;
 constexpr std::int32_t kMinBlocks = 8;
 constexpr std::int32_t kMinStoredBlocks = 32;
+constexpr std::int32_t kMinPackedBlocks = 16;
 constexpr std::int32_t kMinRestitutions = 32;
 
-// The stage list of one step, in the order of solveSoftStepSequential: per substep, integrate
+// The stage list of one step, in the order of solveSoftStepSequential: the contacts prepared
+// and packed into their blocks (and the overflow ones prepared); per substep, integrate
 // velocities; warm start, solve, integrate positions, relax, each over the point joints, the
 // other revolute joints, the scalar joints, the contacts and the overflow contacts; then the
 // impulses stored and restitution. A coloured kind takes one stage per colour (its blocks share
@@ -345,13 +347,15 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     for (std::size_t i = 0; i < constraints.size(); ++i)
         scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
     colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
-    // Each constraint is prepared as it is packed (one pass over the constraints).
+    // Each constraint is prepared as it is packed, in the first stages.
     const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio};
-    const bool bouncy = packWideContacts(context, constraints, scratch.colouring, scratch.wide,
-                                         scratch.contactBlocks);
+    layOutWideContacts(scratch.colouring, scratch.contactBlocks);
+    scratch.wide.resize(scratch.contactBlocks.start[kContactColourCount]);
+    const bool bouncy =
+        std::any_of(constraints.begin(), constraints.end(),
+                    [](const ContactConstraint& c) { return c.restitution != 0.0f; });
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
-    for (const std::uint32_t c : overflow) prepareConstraint(context, constraints[c]);
     colourJoints(joints, s.joint, scratch);
     const std::span<WideJoint> wideJoints(scratch.wideJoints);
     const std::span<WideRevolute> wideRevolutes(scratch.wideRevolutes);
@@ -360,6 +364,8 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     using Kind = SoftStepStageKind;
     const bool parallel = scheduler != nullptr && runsInParallel(*scheduler);
     StageList list(scratch.plans, scratch.stages, parallel ? scheduler->workerCount : 1);
+    list.add(Kind::PackContacts, false, 0, wide.size(), kMinPackedBlocks);
+    list.addSerial(Kind::PrepareOverflow, false, overflow.size());
     for (int i = 0; i < s.substeps; ++i) {
         list.add(Kind::IntegrateVelocities, false, 1, bodies.size() - 1, kMinBodies);
         addPass(list, scratch, true, false);
@@ -387,6 +393,14 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
         const auto count = static_cast<std::size_t>(end - begin);
         const bool bias = stage.useBias;
         switch (stage.kind) {
+        case Kind::PackContacts:
+            packWideContacts(context, constraints, scratch.colouring, scratch.contactBlocks, wide,
+                             first, first + count);
+            break;
+        case Kind::PrepareOverflow:
+            for (const std::uint32_t c : overflow.subspan(first, count))
+                prepareConstraint(context, constraints[c]);
+            break;
         case Kind::IntegrateVelocities:
             integrateVelocities(bodies, motions, first, first + count, s.h, settings.maxLinearSpeed,
                                 settings.maxAngularSpeed);

@@ -34,6 +34,8 @@ namespace rigid2d::detail {
 
 /// What one stage of the soft step runs (solveSoftStep's stage list).
 enum class SoftStepStageKind : std::uint8_t {
+    PackContacts,
+    PrepareOverflow,
     IntegrateVelocities,
     IntegratePositions,
     WarmStartPoints, ///< the point joints' blocks of one colour
@@ -81,6 +83,10 @@ struct ContactSolverScratch {
     std::vector<StagePlan> plans;
     std::vector<SoftStepStage> stages;
     ParallelStages runner;
+    // The step's gather and write-back around the solve (step/solve.cpp): where each segment of
+    // the contact array starts among the constraints, and which constraints report a hit event.
+    std::vector<std::uint32_t> segmentStarts;
+    std::vector<std::uint8_t> hitEvents;
 };
 
 /// Loads a constraint's points from a manifold (anchors, separation, warm-start impulses).

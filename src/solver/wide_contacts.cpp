@@ -49,39 +49,39 @@ void setLane(WideContact& w, std::size_t lane, std::uint32_t index, const Contac
 
 } // namespace
 
-// The constraints are read in their own order (one sequential pass, which also prepares them),
-// each appended to the next lane of its colour's blocks; so lanes hold ascending indices within
-// a colour, as colouring.colour(k) lists them.
-bool packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
-                      const ContactColouring& colouring, std::vector<WideContact>& out,
-                      ColourBlocks& colourBlocks) {
-    bool bouncy = false;
-    std::uint32_t(&firstBlock)[kContactColourCount + 1] = colourBlocks.start;
-    std::uint32_t filled[kContactColourCount] = {};
-    std::uint32_t blocks = 0;
+void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks) {
+    std::uint32_t count = 0;
     for (int k = 0; k < kContactColourCount; ++k) {
-        firstBlock[k] = blocks;
-        blocks += static_cast<std::uint32_t>((colouring.colour(k).size() + 3) / 4);
+        blocks.start[k] = count;
+        count += static_cast<std::uint32_t>((colouring.colour(k).size() + 3) / 4);
     }
-    firstBlock[kContactColourCount] = blocks;
-    out.resize(blocks); // every field of every block is written below
-    for (std::uint32_t i = 0; i < constraints.size(); ++i) {
-        const std::uint32_t k = colouring.colourOf[i];
-        ContactConstraint& c = constraints[i];
-        bouncy = bouncy || c.restitution != 0.0f;
-        if (k == kContactColourCount) continue; // overflow
-        const std::uint32_t slot = filled[k]++;
-        WideContact& w = out[firstBlock[k] + slot / 4];
-        if (slot % 4 == 0) w.pointCount = 1;
-        prepareConstraint(context, c);
-        w.pointCount = std::max(w.pointCount, c.pointCount);
-        setLane(w, slot % 4, i, &c);
+    blocks.start[kContactColourCount] = count;
+}
+
+void packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
+                      const ContactColouring& colouring, const ColourBlocks& blocks,
+                      std::span<WideContact> out, std::size_t begin, std::size_t end) {
+    // The colour of block `begin`: the last colour that starts at or before it.
+    const std::uint32_t* colourEnd = blocks.start + kContactColourCount + 1;
+    int k = static_cast<int>(std::upper_bound(blocks.start, colourEnd, begin) - blocks.start) - 1;
+    for (std::size_t b = begin; b < end; ++b) {
+        while (b >= blocks.start[k + 1]) ++k; // past the last block of colour k
+        const std::span<const std::uint32_t> colour = colouring.colour(k);
+        const std::size_t first = 4 * (b - blocks.start[k]);
+        WideContact& w = out[b];
+        w.pointCount = 1;
+        for (std::size_t lane = 0; lane < 4; ++lane) {
+            if (first + lane >= colour.size()) {
+                setLane(w, lane, kNoConstraint, nullptr);
+                continue;
+            }
+            const std::uint32_t index = colour[first + lane];
+            ContactConstraint& c = constraints[index];
+            prepareConstraint(context, c);
+            w.pointCount = std::max(w.pointCount, c.pointCount);
+            setLane(w, lane, index, &c);
+        }
     }
-    for (int k = 0; k < kContactColourCount; ++k) {
-        for (std::uint32_t slot = filled[k]; slot % 4 != 0; ++slot)
-            setLane(out[firstBlock[k] + slot / 4], slot % 4, kNoConstraint, nullptr);
-    }
-    return bouncy;
 }
 
 void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> wide) {

@@ -47,11 +47,17 @@ struct ColourBlocks {
     std::uint32_t start[kContactColourCount + 1] = {};
 };
 
-/// Prepares the constraints of each colour and packs them into wide blocks, colour by colour
-/// (the overflow list is left alone). Returns whether any constraint has restitution.
-bool packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
-                      const ContactColouring& colouring, std::vector<WideContact>& out,
-                      ColourBlocks& blocks);
+/// Where each colour's blocks lie in the packed array: four constraints to a block, colour by
+/// colour, each colour starting a new block.
+void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks);
+
+/// Prepares the constraints of blocks [begin, end) of `out` (laid out by layOutWideContacts) and
+/// packs them, lanes in ascending constraint order as colouring.colour(k) lists them; the
+/// overflow list is left alone. Each block is written from its own constraints only, so the
+/// blocks may be packed in pieces, in any order.
+void packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
+                      const ContactColouring& colouring, const ColourBlocks& blocks,
+                      std::span<WideContact> out, std::size_t begin, std::size_t end);
 
 void warmStartWide(std::span<SolverState> bodies, std::span<const WideContact> wide);
 void solveWide(std::span<SolverState> bodies, std::span<WideContact> wide, float inverseH,

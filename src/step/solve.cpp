@@ -1,6 +1,9 @@
 // Stage 3: the soft step over the awake bodies and their touching contacts.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "step/stages.hpp"
 
@@ -67,20 +70,44 @@ void storeJointImpulses(WorldState& state, float inverseH) {
     }
 }
 
-} // namespace
+// One body's new state from its solver slot; false if it had to stay where it was (the slot is
+// then zeroed: the continuous stage reads this step's translation from it).
+[[nodiscard]] bool storeBody(Body& body, SolverState& sb) {
+    // One test for all six: a NaN or infinity in any of them makes the sum non-finite, and
+    // finite ones are far too small (speeds are clamped) for the sum to overflow.
+    const float probe = sb.v.x + sb.v.y + sb.w + sb.dp.x + sb.dp.y + sb.dAngle;
+    body.force = {};
+    body.torque = 0.0f;
+    if (!std::isfinite(probe)) [[unlikely]] {
+        // Last resort (see World::step): the body stays where it was, at rest.
+        body.linearVelocity = {};
+        body.angularVelocity = 0.0f;
+        sb = SolverState{};
+        return false;
+    }
+    body.linearVelocity = sb.v;
+    body.angularVelocity = sb.w;
+    body.center += sb.dp;
+    if (sb.dAngle != 0.0f) {
+        body.angle += sb.dAngle;
+        body.rot = makeRot(body.angle);
+    }
+    body.position = body.center - rotate(body.rot, body.localCenter);
+    return true;
+}
 
-void solve(WorldState& state, float dt) {
-    auto t = StageClock::now();
+// Items per piece of the gather and the write-back: a few microseconds of work each.
+constexpr std::int32_t kBodiesPerPiece = 512;
+constexpr std::int32_t kConstraintsPerPiece = 256;
+// The contact gather counts and then fills fixed segments of the contact array, so where each
+// constraint lands does not depend on how the segments are handed out.
+constexpr std::uint32_t kContactsPerSegment = 1024;
+
+// Awake bodies [begin, end) into their solver slots (slot i + 1 for awake body i).
+void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
     const Vec2 gravity = state.def.gravity;
-    state.solverBodies.resize(state.awakeBodies.size() + 1);
-    state.solverMotions.resize(state.awakeBodies.size() + 1);
-    state.solverBodies[0] = SolverState{};
-    state.solverMotions[0] = SolverMotion{};
-    // Solver slot per body (0: asleep or static), compact so that the constraint loop below
-    // reads it from cache instead of each body's record.
-    state.bodySlots.assign(state.bodies.size(), 0u);
-    for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i) {
-        Body& body = state.bodies[state.awakeBodies[i]];
+    for (std::uint32_t i = begin; i < end; ++i) {
+        const Body& body = state.bodies[state.awakeBodies[i]];
         state.bodySlots[state.awakeBodies[i]] = i + 1;
         SolverState& sb = state.solverBodies[i + 1];
         sb.v = body.linearVelocity;
@@ -112,28 +139,173 @@ void solve(WorldState& state, float dt) {
             motion.linearDamping = motion.angularDamping = 0.0f;
         }
     }
+}
+
+// The solver slots of contact c's bodies if it takes part in the solve (touching, not a sensor,
+// an awake body), else nothing (false).
+[[nodiscard]] bool solvedSlots(const WorldState& state, const Contact& contact,
+                               std::uint32_t& slotA, std::uint32_t& slotB) {
+    if (!contact.live || !contact.touching || contact.sensor) return false;
+    slotA = state.bodySlots[contact.edges[0].body];
+    slotB = state.bodySlots[contact.edges[1].body];
+    return slotA != 0 || slotB != 0; // else both asleep or static
+}
+
+void loadConstraint(const Contact& contact, std::uint32_t c, std::uint32_t slotA,
+                    std::uint32_t slotB, ContactConstraint& constraint) {
+    constraint.bodyA = slotA;
+    constraint.bodyB = slotB;
+    constraint.contact = c;
+    constraint.friction = contact.friction;
+    constraint.restitution = contact.restitution;
+    loadConstraintPoints(constraint, contact.manifold);
+}
+
+// The constraints of the solved contacts, in contact order.
+void gatherConstraints(WorldState& state) {
     // Grown, never shrunk: every field of a used constraint is written below or in the solver,
     // so re-initialising them each step would only cost memory traffic.
     if (state.constraints.size() < state.stats.touchingContacts)
         state.constraints.resize(state.stats.touchingContacts);
+    const auto contactCount = static_cast<std::uint32_t>(state.contacts.size());
     std::size_t used = 0;
-    for (std::uint32_t c = 0; c < state.contacts.size(); ++c) {
-        const Contact& contact = state.contacts[c];
-        if (!contact.live || !contact.touching || contact.sensor) continue;
-        const std::uint32_t slotA = state.bodySlots[contact.edges[0].body];
-        const std::uint32_t slotB = state.bodySlots[contact.edges[1].body];
-        if (slotA == 0 && slotB == 0) continue; // both asleep or static
-        if (used == state.constraints.size())
-            state.constraints.resize(2 * used + 16); // not expected
-        ContactConstraint& constraint = state.constraints[used++];
-        constraint.bodyA = slotA;
-        constraint.bodyB = slotB;
-        constraint.contact = c;
-        constraint.friction = contact.friction;
-        constraint.restitution = contact.restitution;
-        loadConstraintPoints(constraint, contact.manifold);
+    if (!runsInParallel(state.def)) {
+        for (std::uint32_t c = 0; c < contactCount; ++c) {
+            const Contact& contact = state.contacts[c];
+            std::uint32_t slotA, slotB;
+            if (!solvedSlots(state, contact, slotA, slotB)) continue;
+            if (used == state.constraints.size())
+                state.constraints.resize(2 * used + 16); // not expected
+            loadConstraint(contact, c, slotA, slotB, state.constraints[used++]);
+        }
+        state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
+        return;
     }
+    // In pieces: count each segment's constraints, add up where each segment starts, fill.
+    const auto segments =
+        static_cast<std::int32_t>((contactCount + kContactsPerSegment - 1) / kContactsPerSegment);
+    std::vector<std::uint32_t>& starts = state.solverScratch.segmentStarts;
+    starts.assign(static_cast<std::size_t>(segments) + 1, 0u);
+    const auto segmentRange = [contactCount](std::int32_t segment) {
+        const std::uint32_t begin = static_cast<std::uint32_t>(segment) * kContactsPerSegment;
+        return std::pair{begin, std::min(begin + kContactsPerSegment, contactCount)};
+    };
+    parallelFor(state.def, segments, 1, [&](std::int32_t first, std::int32_t last, std::int32_t) {
+        for (std::int32_t segment = first; segment < last; ++segment) {
+            const auto [begin, end] = segmentRange(segment);
+            std::uint32_t count = 0;
+            for (std::uint32_t c = begin; c < end; ++c) {
+                std::uint32_t slotA, slotB;
+                count += solvedSlots(state, state.contacts[c], slotA, slotB) ? 1u : 0u;
+            }
+            starts[static_cast<std::size_t>(segment) + 1] = count;
+        }
+    });
+    for (std::size_t segment = 1; segment < starts.size(); ++segment)
+        starts[segment] += starts[segment - 1];
+    used = starts.back();
+    if (state.constraints.size() < used) state.constraints.resize(used);
+    parallelFor(state.def, segments, 1, [&](std::int32_t first, std::int32_t last, std::int32_t) {
+        for (std::int32_t segment = first; segment < last; ++segment) {
+            const auto [begin, end] = segmentRange(segment);
+            std::size_t next = starts[static_cast<std::size_t>(segment)];
+            for (std::uint32_t c = begin; c < end; ++c) {
+                const Contact& contact = state.contacts[c];
+                std::uint32_t slotA, slotB;
+                if (solvedSlots(state, contact, slotA, slotB))
+                    loadConstraint(contact, c, slotA, slotB, state.constraints[next++]);
+            }
+        }
+    });
     state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
+}
+
+// The point of the hardest hit of a constraint (its fastest approach that pushed), -1 if none.
+[[nodiscard]] int hardestHit(const ContactConstraint& constraint, float& bestSpeed) {
+    bestSpeed = 0.0f;
+    int best = -1;
+    for (int i = 0; i < constraint.pointCount; ++i) {
+        const SolverPoint& p = constraint.points[i];
+        const float approachSpeed = -p.approachVelocity;
+        if (p.maxNormalImpulse > 0.0f && approachSpeed > bestSpeed) {
+            bestSpeed = approachSpeed;
+            best = i;
+        }
+    }
+    return best;
+}
+
+// Impulses back into the persistent manifolds (warm starting next step); marks the constraints
+// whose contact reports a hit event.
+void storeContactImpulses(WorldState& state) {
+    std::vector<std::uint8_t>& hits = state.solverScratch.hitEvents;
+    hits.resize(state.activeConstraints.size());
+    const auto count = static_cast<std::int32_t>(state.activeConstraints.size());
+    parallelFor(state.def, count, kConstraintsPerPiece,
+                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    for (std::int32_t k = begin; k < end; ++k) {
+                        const ContactConstraint& constraint = state.activeConstraints[k];
+                        Contact& contact = state.contacts[constraint.contact];
+                        Manifold& manifold = contact.manifold;
+                        for (int i = 0; i < constraint.pointCount; ++i) {
+                            const SolverPoint& p = constraint.points[i];
+                            ManifoldPoint& mp = manifold.points[i];
+                            mp.normalImpulse = p.normalImpulse;
+                            mp.tangentImpulse = p.tangentImpulse;
+                            mp.maxNormalImpulse = p.maxNormalImpulse;
+                            mp.approachSpeed = -p.approachVelocity;
+                        }
+                        float bestSpeed;
+                        hits[static_cast<std::size_t>(k)] =
+                            contact.reportHitEvents && hardestHit(constraint, bestSpeed) >= 0 &&
+                            bestSpeed >= state.def.hitEventThreshold;
+                    }
+                });
+    // The events in constraint (contact) order, on the calling thread.
+    for (std::size_t k = nextMarked(hits, 0); k < hits.size(); k = nextMarked(hits, k + 1)) {
+        const ContactConstraint& constraint = state.activeConstraints[k];
+        const Contact& contact = state.contacts[constraint.contact];
+        float bestSpeed;
+        const int best = hardestHit(constraint, bestSpeed);
+        const Body& bodyA = state.bodies[contact.edges[0].body];
+        state.hitEvents.push_back({state.shapeId(contact.shapeA), state.shapeId(contact.shapeB),
+                                   bodyA.center + contact.manifold.points[best].anchorA,
+                                   contact.manifold.normal, bestSpeed});
+    }
+}
+
+// The bodies' new velocities and positions; returns how many had to be reset.
+[[nodiscard]] std::uint32_t storeBodies(WorldState& state) {
+    std::atomic<std::uint32_t> resets{0};
+    const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
+    parallelFor(state.def, count, kBodiesPerPiece,
+                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    for (std::int32_t i = begin; i < end; ++i) {
+                        Body& body = state.bodies[state.awakeBodies[i]];
+                        SolverState& sb = state.solverBodies[static_cast<std::size_t>(i) + 1];
+                        if (!storeBody(body, sb)) [[unlikely]]
+                            resets.fetch_add(1, std::memory_order_relaxed);
+                    }
+                });
+    return resets.load(std::memory_order_relaxed);
+}
+} // namespace
+
+void solve(WorldState& state, float dt) {
+    auto t = StageClock::now();
+    state.solverBodies.resize(state.awakeBodies.size() + 1);
+    state.solverMotions.resize(state.awakeBodies.size() + 1);
+    state.solverBodies[0] = SolverState{};
+    state.solverMotions[0] = SolverMotion{};
+    // Solver slot per body (0: asleep or static), compact so that the constraint gather reads it
+    // from cache instead of each body's record.
+    state.bodySlots.assign(state.bodies.size(), 0u);
+    parallelFor(state.def, static_cast<std::int32_t>(state.awakeBodies.size()), kBodiesPerPiece,
+                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    gatherBodies(state, static_cast<std::uint32_t>(begin),
+                                 static_cast<std::uint32_t>(end));
+                });
+    gatherConstraints(state);
     gatherJoints(state);
     state.stats.gatherMs = millisecondsSince(t);
 
@@ -153,61 +325,8 @@ void solve(WorldState& state, float dt) {
     solveSoftStep(state.solverBodies, state.solverMotions, state.jointConstraints,
                   state.activeConstraints, settings, state.solverScratch, &state.def);
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
-
-    // Impulses back into the persistent manifolds (warm starting next step), hit events.
-    for (const ContactConstraint& constraint : state.activeConstraints) {
-        Contact& contact = state.contacts[constraint.contact];
-        Manifold& manifold = contact.manifold;
-        float bestSpeed = 0.0f;
-        int best = -1;
-        for (int i = 0; i < constraint.pointCount; ++i) {
-            const SolverPoint& p = constraint.points[i];
-            ManifoldPoint& mp = manifold.points[i];
-            mp.normalImpulse = p.normalImpulse;
-            mp.tangentImpulse = p.tangentImpulse;
-            mp.maxNormalImpulse = p.maxNormalImpulse;
-            mp.approachSpeed = -p.approachVelocity;
-            if (p.maxNormalImpulse > 0.0f && mp.approachSpeed > bestSpeed) {
-                bestSpeed = mp.approachSpeed;
-                best = i;
-            }
-        }
-        if (contact.reportHitEvents && best >= 0 && bestSpeed >= state.def.hitEventThreshold) {
-            const Body& bodyA = state.bodies[contact.edges[0].body];
-            state.hitEvents.push_back({state.shapeId(contact.shapeA), state.shapeId(contact.shapeB),
-                                       bodyA.center + manifold.points[best].anchorA,
-                                       manifold.normal, bestSpeed});
-        }
-    }
-
-    state.stats.resetBodies = 0;
-    for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i) {
-        Body& body = state.bodies[state.awakeBodies[i]];
-        SolverState& sb = state.solverBodies[i + 1];
-        // One test for all six: a NaN or infinity in any of them makes the sum non-finite, and
-        // finite ones are far too small (speeds are clamped) for the sum to overflow.
-        const float probe = sb.v.x + sb.v.y + sb.w + sb.dp.x + sb.dp.y + sb.dAngle;
-        if (!std::isfinite(probe)) [[unlikely]] {
-            // Last resort (see World::step): the body stays where it was, at rest.
-            body.linearVelocity = {};
-            body.angularVelocity = 0.0f;
-            body.force = {};
-            body.torque = 0.0f;
-            sb = SolverState{}; // the continuous stage reads this step's translation
-            ++state.stats.resetBodies;
-            continue;
-        }
-        body.linearVelocity = sb.v;
-        body.angularVelocity = sb.w;
-        body.force = {};
-        body.torque = 0.0f;
-        body.center += sb.dp;
-        if (sb.dAngle != 0.0f) {
-            body.angle += sb.dAngle;
-            body.rot = makeRot(body.angle);
-        }
-        body.position = body.center - rotate(body.rot, body.localCenter);
-    }
+    storeContactImpulses(state);
+    state.stats.resetBodies = storeBodies(state);
     // Last resort, continued: a body went non-finite only through a non-finite impulse of one
     // of its contacts, which must not be warm-started next step.
     if (state.stats.resetBodies > 0) [[unlikely]]

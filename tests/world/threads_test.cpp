@@ -3,6 +3,7 @@
 // settings refused; a restore keeps the world's scheduler.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -170,6 +171,157 @@ TEST_CASE("threads: the same bits when a thousand fast bodies are swept in piece
     WorldDef shuffled = def;
     scheduler.attach(shuffled);
     CHECK(run(shuffled) == serial);
+}
+
+namespace {
+
+// A scene for the solver in pieces: contacts and joints together. Chains of plain hinges (the
+// wide point joints, two colours), limited and motorised hinges (the other wide revolute joints),
+// every scalar kind, a kinematic platform that many contacts of one colour share (bodies the
+// workers must not write back), bouncing balls (restitution and hit events) and a plank under
+// forty balls, more contacts on one body than there are colours (the overflow list).
+std::vector<JointId> buildJointScene(World& world) {
+    std::vector<JointId> joints;
+    const BodyId ground = world.createBody({});
+    world.createSegment(ground, {}, {{-40.0f, 0.0f}, {40.0f, 0.0f}});
+    for (int chain = 0; chain < 6; ++chain) {
+        const float x0 = -30.0f + 4.0f * static_cast<float>(chain);
+        BodyId previous = ground;
+        for (int link = 0; link < 16; ++link) {
+            BodyDef def;
+            def.type = BodyType::Dynamic;
+            def.position = {x0 + 0.5f * static_cast<float>(link) + 0.25f, 20.0f};
+            const BodyId body = world.createBody(def);
+            world.createBox(body, {}, {.halfExtents = {0.25f, 0.08f}});
+            RevoluteJointDef hinge;
+            hinge.bodyA = previous;
+            hinge.bodyB = body;
+            hinge.anchor = {x0 + 0.5f * static_cast<float>(link), 20.0f};
+            if (chain % 3 == 2) { // a ragdoll's kind of hinge
+                hinge.enableLimit = true;
+                hinge.lowerAngle = -0.5f;
+                hinge.upperAngle = 0.5f;
+                hinge.enableMotor = link % 2 == 0;
+                hinge.motorSpeed = 1.0f;
+                hinge.maxMotorTorque = 5.0f;
+            }
+            joints.push_back(world.createRevoluteJoint(hinge));
+            previous = body;
+        }
+    }
+    // One joint of every scalar kind, between bodies that also touch others.
+    BodyId bodies[8];
+    for (int i = 0; i < 8; ++i) {
+        BodyDef def;
+        def.type = BodyType::Dynamic;
+        def.position = {2.0f + 1.5f * static_cast<float>(i), 6.0f};
+        bodies[i] = world.createBody(def);
+        world.createBox(bodies[i], {}, {.halfExtents = {0.4f, 0.4f}});
+    }
+    DistanceJointDef rod;
+    rod.bodyA = bodies[0];
+    rod.bodyB = bodies[1];
+    rod.anchorA = {2.0f, 6.0f};
+    rod.anchorB = {3.5f, 6.0f};
+    joints.push_back(world.createDistanceJoint(rod));
+    PrismaticJointDef slider;
+    slider.bodyA = bodies[2];
+    slider.bodyB = bodies[3];
+    slider.anchor = {5.0f, 6.0f};
+    slider.enableSpring = true;
+    slider.hertz = 2.0f;
+    joints.push_back(world.createPrismaticJoint(slider));
+    WeldJointDef weld;
+    weld.bodyA = bodies[4];
+    weld.bodyB = bodies[5];
+    weld.anchor = {8.75f, 6.0f};
+    joints.push_back(world.createWeldJoint(weld));
+    WheelJointDef wheel;
+    wheel.bodyA = bodies[6];
+    wheel.bodyB = bodies[7];
+    wheel.anchor = {12.5f, 6.0f};
+    wheel.enableMotor = true;
+    wheel.motorSpeed = 2.0f;
+    wheel.maxMotorTorque = 10.0f;
+    joints.push_back(world.createWheelJoint(wheel));
+    joints.push_back(
+        world.createMouseJoint({.body = bodies[1], .target = {3.5f, 7.0f}, .maxForce = 500.0f}));
+    // A kinematic platform under a layer of boxes.
+    BodyDef platformDef;
+    platformDef.type = BodyType::Kinematic;
+    platformDef.position = {-20.0f, 3.0f};
+    platformDef.linearVelocity = {0.5f, 0.0f};
+    const BodyId platform = world.createBody(platformDef);
+    world.createBox(platform, {}, {.halfExtents = {8.0f, 0.25f}});
+    for (int i = 0; i < 40; ++i) {
+        BodyDef def;
+        def.type = BodyType::Dynamic;
+        def.position = {-27.8f + 0.4f * static_cast<float>(i), 3.45f};
+        world.createBox(world.createBody(def), {}, {.halfExtents = {0.18f, 0.18f}});
+    }
+    // A plank under forty balls, and bouncing balls everywhere.
+    BodyDef plankDef;
+    plankDef.type = BodyType::Dynamic;
+    plankDef.position = {25.0f, 0.5f};
+    const BodyId plank = world.createBody(plankDef);
+    world.createBox(plank, {}, {.halfExtents = {10.0f, 0.25f}});
+    ShapeDef bouncy;
+    bouncy.restitution = 0.7f;
+    for (int i = 0; i < 40; ++i) {
+        BodyDef def;
+        def.type = BodyType::Dynamic;
+        def.position = {15.5f + 0.48f * static_cast<float>(i), 1.0f};
+        world.createCircle(world.createBody(def), {}, {.radius = 0.22f});
+    }
+    for (int i = 0; i < 300; ++i) {
+        BodyDef def;
+        def.type = BodyType::Dynamic;
+        def.position = {-36.0f + 0.9f * static_cast<float>(i % 80),
+                        8.0f + 1.1f * static_cast<float>(i / 80)};
+        world.createCircle(world.createBody(def), bouncy, {.radius = 0.3f});
+    }
+    return joints;
+}
+
+// The state hash after `steps` steps, mixed with every joint's reaction and every hit event.
+std::uint64_t runJointDigest(WorldDef def, int steps) {
+    World world(def);
+    const std::vector<JointId> joints = buildJointScene(world);
+    std::uint64_t digest = 0xcbf29ce484222325ull;
+    for (int step = 0; step < steps; ++step) {
+        world.step(kDefaultTimeStep);
+        for (const auto& e : world.contactEvents().hit)
+            mix(digest, std::bit_cast<std::uint32_t>(e.approachSpeed));
+        for (const JointId joint : joints) {
+            mix(digest, std::bit_cast<std::uint32_t>(world.jointReactionForce(joint).x));
+            mix(digest, std::bit_cast<std::uint32_t>(world.jointReactionTorque(joint)));
+        }
+    }
+    REQUIRE(allFinite(world));
+    mix(digest, stateHash(world));
+    return digest;
+}
+
+} // namespace
+
+TEST_CASE("threads: joints, kinematic bodies, overflow and restitution in pieces, the same bits") {
+    WorldDef def;
+    const std::uint64_t serial = runJointDigest(def, 120);
+    for (const std::int32_t workers : {1, 2, 3, 4, 8}) {
+        CAPTURE(workers);
+        ThreadPool pool(workers);
+        WorldDef pooled = def;
+        pool.attach(pooled);
+        CHECK(runJointDigest(pooled, 120) == serial);
+    }
+    for (const std::uint32_t seed : {1u, 2u}) {
+        CAPTURE(seed);
+        ShuffledScheduler scheduler(static_cast<std::int32_t>(2 + seed), seed);
+        WorldDef shuffled = def;
+        scheduler.attach(shuffled);
+        CHECK(runJointDigest(shuffled, 120) == serial);
+        CHECK(scheduler.unfinished() == 0);
+    }
 }
 
 TEST_CASE("threads: bad scheduler settings are refused, naming the field") {
