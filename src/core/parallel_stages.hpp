@@ -34,6 +34,10 @@
 
 namespace rigid2d::detail {
 
+/// How long a participant spins on a stage before it yields its core: a few microseconds, the
+/// usual rest of a stage when every participant has a core of its own.
+inline constexpr int kSpinsBeforeYield = 256;
+
 /// One stage: its item count, and how many items a participant claims at once (a stage whose
 /// chunk holds all its items runs on one participant: a small colour, a serial list).
 struct StagePlan {
@@ -114,7 +118,7 @@ private:
             // few microseconds away), then give the core up: on a busy machine the participant
             // being waited for may need it.
             for (int spins = 0; m_current->stage.load(std::memory_order_acquire) == s; ++spins) {
-                if (spins < 2000)
+                if (spins < kSpinsBeforeYield)
                     RIGID2D_SPIN_PAUSE();
                 else
                     std::this_thread::yield();
