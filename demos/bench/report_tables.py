@@ -36,14 +36,14 @@ def scene_tables(results):
                   f"{bodies} bodies, {steps} steps. Fastest peer (by mean): "
                   f"{best_peer['config'] if best_peer else 'none'}. "
                   "Speed-up = fastest peer's ms/step ÷ this row's (mean; > 1 is faster than the peer).", "",
-                  "| engine | broad phase | median ms/step | p95 | mean | speed-up (mean) | speed-up (median) "
-                  "| escaped | max overlap m | max displacement m | joint error max m | kinetic energy J "
-                  "| awake at end | peak RSS MB |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| engine | broad phase | threads | median ms/step | p95 | mean | speed-up (mean) "
+                  "| speed-up (median) | escaped | max overlap m | max displacement m | joint error max m "
+                  "| kinetic energy J | awake at end | peak RSS MB |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in rows:
             engine = "rigid2d" if not is_peer(r["config"]) else r["config"].split("-")[0]
             if "report" not in r:
-                lines.append(f"| {engine} | {r['config']} | failed: {r['error']} "
+                lines.append(f"| {engine} | {r['config']} | | failed: {r['error']} "
                              "| | | | | | | | | | | |")
                 continue
             rep, m = r["report"], r.get("metrics", {})
@@ -57,7 +57,7 @@ def scene_tables(results):
                 up_median = best_peer["report"]["ms_per_step"]["median"] / max(ms["median"], 1e-9)
             rss = r.get("peak_rss_kb")
             lines.append(
-                f"| {engine} | {bp} | {fmt(ms['median'])} | {fmt(ms['p95'])} | {fmt(ms['mean'])} "
+                f"| {engine} | {bp} | {rep.get('threads', 1)} | {fmt(ms['median'])} | {fmt(ms['p95'])} | {fmt(ms['mean'])} "
                 f"| {fmt(up_mean, 2)}× | {fmt(up_median, 2)}× | {m.get('escaped', '—')} "
                 f"| {fmt(m.get('max_overlap'), 4)} | {fmt(m.get('max_displacement'), 2)} "
                 f"| {joint_error(m)} | {fmt(m.get('kinetic_energy'), 2)} | {rep.get('awake_dynamic_bodies', '—')} "
@@ -179,6 +179,58 @@ def scaling_table(results):
     return lines
 
 
+def threads_table(results):
+    """The threaded step: each scene's mean and median ms/step per worker count, the speed-up over
+    one worker and where the time went (World::stats stages)."""
+    rows = [r for r in results if r["kind"] == "threads"]
+    stages = ["pairs", "contacts", "gather", "solve", "refit", "sleep"]
+    lines = ["| scene | bodies | threads | mean ms/step | median ms/step | speed-up (mean) | load "
+             "| " + " | ".join(f"{s} ms" for s in stages) + " |",
+             "|---|---:|---:|---:|---:|---:|---:|" + "---:|" * len(stages)]
+    one = {r["scene"]: r["report"]["ms_per_step"]["mean"] for r in rows
+           if r["threads"] == 1 and "report" in r}
+    for r in rows:
+        if "report" not in r:
+            lines.append(f"| {r['scene']} | | {r['threads']} | failed: {r['error']} |" + " |" * (3 + len(stages)))
+            continue
+        rep = r["report"]
+        ms = rep["ms_per_step"]
+        base = one.get(r["scene"])
+        speedup = f"{base / max(ms['mean'], 1e-9):.2f}×" if base else "—"
+        stage = rep.get("stage_ms_mean", {})
+        lines.append(f"| {r['scene']} | {rep['bodies']} | {r['threads']} | {fmt(ms['mean'])} "
+                     f"| {fmt(ms['median'])} | {speedup} | {r.get('load', 0):.1f} | "
+                     + " | ".join(fmt(stage.get(s)) for s in stages) + " |")
+    return lines
+
+
+def threads_plot(results, out_dir, plt):
+    """Speed-up over one worker against the worker count, per scene, beside the ideal."""
+    rows = [r for r in results if r["kind"] == "threads" and "report" in r]
+    one = {r["scene"]: r["report"]["ms_per_step"]["mean"] for r in rows if r["threads"] == 1}
+    if not rows or not one:
+        return None
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    counts = sorted({r["threads"] for r in rows})
+    ax.plot(counts, counts, ":", color="gray", label="ideal")
+    for scene in dict.fromkeys(r["scene"] for r in rows):
+        if scene not in one:
+            continue
+        pts = sorted((r["threads"], one[scene] / max(r["report"]["ms_per_step"]["mean"], 1e-9))
+                     for r in rows if r["scene"] == scene)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-o", label=scene)
+    ax.set_xticks(counts)
+    ax.set_xlabel("workers (--threads)")
+    ax.set_ylabel("speed-up over 1 worker (mean ms/step)")
+    ax.set_title("the threaded step")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "threads.png"), dpi=90)
+    plt.close(fig)
+    return "threads.png"
+
+
 def plots(results, out_dir):
     """Returns the plot file names written (relative to out_dir's parent), or a note."""
     try:
@@ -253,6 +305,9 @@ def plots(results, out_dir):
         fig.savefig(os.path.join(out_dir, "scaling.png"), dpi=90)
         plt.close(fig)
         written.append("scaling.png")
+    threads = threads_plot(results, out_dir, plt)
+    if threads:
+        written.append(threads)
     return written, None
 
 
