@@ -96,12 +96,14 @@ void storeJointImpulses(WorldState& state, float inverseH) {
     return true;
 }
 
-// Items per piece of the gather and the write-back: a few microseconds of work each.
-constexpr std::int32_t kBodiesPerPiece = 512;
-constexpr std::int32_t kConstraintsPerPiece = 256;
+// Items per piece of the gather and the write-back: tens of microseconds of work each, more than
+// it takes to hand a piece to a worker that was asleep.
+constexpr std::int32_t kBodiesPerPiece = 2048;
+constexpr std::int32_t kConstraintsPerPiece = 2048;
 // The contact gather counts and then fills fixed segments of the contact array, so where each
 // constraint lands does not depend on how the segments are handed out.
 constexpr std::uint32_t kContactsPerSegment = 1024;
+constexpr std::int32_t kSegmentsPerPiece = 4;
 
 // Awake bodies [begin, end) into their solver slots (slot i + 1 for awake body i).
 void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
@@ -190,33 +192,35 @@ void gatherConstraints(WorldState& state) {
         const std::uint32_t begin = static_cast<std::uint32_t>(segment) * kContactsPerSegment;
         return std::pair{begin, std::min(begin + kContactsPerSegment, contactCount)};
     };
-    parallelFor(state.def, segments, 1, [&](std::int32_t first, std::int32_t last, std::int32_t) {
-        for (std::int32_t segment = first; segment < last; ++segment) {
-            const auto [begin, end] = segmentRange(segment);
-            std::uint32_t count = 0;
-            for (std::uint32_t c = begin; c < end; ++c) {
-                std::uint32_t slotA, slotB;
-                count += solvedSlots(state, state.contacts[c], slotA, slotB) ? 1u : 0u;
-            }
-            starts[static_cast<std::size_t>(segment) + 1] = count;
-        }
-    });
+    parallelFor(state.def, segments, kSegmentsPerPiece,
+                [&](std::int32_t first, std::int32_t last, std::int32_t) {
+                    for (std::int32_t segment = first; segment < last; ++segment) {
+                        const auto [begin, end] = segmentRange(segment);
+                        std::uint32_t count = 0;
+                        for (std::uint32_t c = begin; c < end; ++c) {
+                            std::uint32_t slotA, slotB;
+                            count += solvedSlots(state, state.contacts[c], slotA, slotB) ? 1u : 0u;
+                        }
+                        starts[static_cast<std::size_t>(segment) + 1] = count;
+                    }
+                });
     for (std::size_t segment = 1; segment < starts.size(); ++segment)
         starts[segment] += starts[segment - 1];
     used = starts.back();
     if (state.constraints.size() < used) state.constraints.resize(used);
-    parallelFor(state.def, segments, 1, [&](std::int32_t first, std::int32_t last, std::int32_t) {
-        for (std::int32_t segment = first; segment < last; ++segment) {
-            const auto [begin, end] = segmentRange(segment);
-            std::size_t next = starts[static_cast<std::size_t>(segment)];
-            for (std::uint32_t c = begin; c < end; ++c) {
-                const Contact& contact = state.contacts[c];
-                std::uint32_t slotA, slotB;
-                if (solvedSlots(state, contact, slotA, slotB))
-                    loadConstraint(contact, c, slotA, slotB, state.constraints[next++]);
-            }
-        }
-    });
+    parallelFor(state.def, segments, kSegmentsPerPiece,
+                [&](std::int32_t first, std::int32_t last, std::int32_t) {
+                    for (std::int32_t segment = first; segment < last; ++segment) {
+                        const auto [begin, end] = segmentRange(segment);
+                        std::size_t next = starts[static_cast<std::size_t>(segment)];
+                        for (std::uint32_t c = begin; c < end; ++c) {
+                            const Contact& contact = state.contacts[c];
+                            std::uint32_t slotA, slotB;
+                            if (solvedSlots(state, contact, slotA, slotB))
+                                loadConstraint(contact, c, slotA, slotB, state.constraints[next++]);
+                        }
+                    }
+                });
     state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
 }
 

@@ -4,14 +4,19 @@
 // the mutex (a step hands over a few dozen per stage, so the lock is not what limits it); the
 // thread that calls finishTask claims pieces of its own task too, as worker 0, and then sleeps
 // until the last piece taken elsewhere is done. A finished task goes back to a free list, so a
-// warmed-up world's step allocates nothing here either.
+// warmed-up world's step allocates nothing here either. A worker that finds the queue empty
+// watches it for a while before it sleeps: a step's stages follow each other within tens of
+// microseconds, about what waking a sleeping thread takes.
 //
-//   worker t:  wait for a queued task; claim its next piece (dequeue it when none is left);
-//              run it as worker t; count it done, waking the finisher after the last
+//   worker t:  wait for a queued task (watch briefly, then sleep); claim its next piece (dequeue
+//              it when none is left); run it as worker t; count it done, waking the finisher
+//              after the last
 //   finish:    claim and run pieces of this task as worker 0; wait until all are done
 #include "rigid2d/thread_pool.hpp"
 
+#include <atomic>
 #include <cfenv>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/parallel_stages.hpp"
 
 namespace rigid2d {
 
@@ -43,6 +49,8 @@ struct ThreadPool::Shared {
     std::condition_variable taskQueued;
     std::condition_variable pieceDone;
     std::deque<Task*> queue; ///< tasks with pieces not yet claimed, oldest first
+    /// queue.size(), readable without the lock by the workers that watch for a task.
+    std::atomic<std::size_t> queued{0};
     std::vector<std::unique_ptr<Task>> tasks;
     std::vector<Task*> freeTasks;
     bool stopping = false;
@@ -55,6 +63,7 @@ struct ThreadPool::Shared {
             for (auto it = queue.begin(); it != queue.end(); ++it) {
                 if (*it != &task) continue;
                 queue.erase(it);
+                queued.store(queue.size(), std::memory_order_relaxed);
                 break;
             }
         }
@@ -75,9 +84,26 @@ struct ThreadPool::Shared {
         if (++task.done == task.pieceCount) pieceDone.notify_all();
     }
 
+    // Watches the queue without the lock for up to kWatch, or until a task comes.
+    void watch(std::unique_lock<std::mutex>& lock) {
+        constexpr auto kWatch = std::chrono::microseconds(50);
+        lock.unlock();
+        const auto until = std::chrono::steady_clock::now() + kWatch;
+        bool found = false;
+        while (!found) {
+            for (int i = 0; i < 64 && !found; ++i) {
+                RIGID2D_SPIN_PAUSE();
+                found = queued.load(std::memory_order_relaxed) != 0;
+            }
+            if (std::chrono::steady_clock::now() >= until) break;
+        }
+        lock.lock();
+    }
+
     void work(std::int32_t worker) {
         std::unique_lock<std::mutex> lock(mutex);
         for (;;) {
+            if (queue.empty() && !stopping) watch(lock);
             taskQueued.wait(lock, [&] { return stopping || !queue.empty(); });
             if (queue.empty()) return; // stopping, and nothing left to do
             Task& task = *queue.front();
@@ -149,6 +175,7 @@ void* ThreadPool::enqueueTask(TaskFunction* function, std::int32_t itemCount, st
     task->environment = environment;
     if (task->pieceCount > 0) {
         shared.queue.push_back(task);
+        shared.queued.store(shared.queue.size(), std::memory_order_relaxed);
         lock.unlock();
         shared.taskQueued.notify_all();
     }
