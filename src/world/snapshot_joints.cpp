@@ -46,7 +46,9 @@ bool settingsFit(const Joint& joint) {
 }
 
 // Warm starting applies the saved impulses first: each must change its bodies' velocities by no
-// more than the velocity bound (as for contacts).
+// more than the velocity bound (as for contacts). An impulse turns a body through the arms the
+// solver uses: the anchor from the centre of mass and, for the sliding rows, the separation of
+// the anchors (at most that of the centres plus both arms).
 bool impulsesFit(const WorldState& s, const Joint& joint) {
     const JointImpulses& i = joint.impulses;
     const double linear = std::fabs(double{i.linear.x}) + std::fabs(double{i.linear.y}) +
@@ -54,14 +56,25 @@ bool impulsesFit(const WorldState& s, const Joint& joint) {
                           std::fabs(double{i.spring}) + std::fabs(double{i.motor}) +
                           std::fabs(double{i.lower}) + std::fabs(double{i.upper});
     const double angular = linear + std::fabs(double{i.angular});
+    const auto norm1 = [](double x, double y) { return std::fabs(x) + std::fabs(y); };
+    const auto armOf = [&](int side) {
+        const Body& body = s.bodies[joint.edges[side].body];
+        const Vec2 anchor = side == 0 ? joint.localAnchorA : joint.localAnchorB;
+        return norm1(double{anchor.x} - double{body.localCenter.x},
+                     double{anchor.y} - double{body.localCenter.y});
+    };
+    const Body& b = s.bodies[joint.edges[1].body];
+    const bool mouse = joint.edges[0].body == kNullIndex;
+    const Vec2 centerA = mouse ? joint.target : s.bodies[joint.edges[0].body].center;
+    const double arms = (mouse ? 0.0 : armOf(0)) + armOf(1);
+    const double reach =
+        norm1(double{b.center.x} - double{centerA.x}, double{b.center.y} - double{centerA.y}) +
+        arms;
     constexpr double kBound = kVelocityBound;
     for (int side = 0; side < 2; ++side) {
         if (joint.edges[side].body == kNullIndex) continue;
         const Body& body = s.bodies[joint.edges[side].body];
-        const Vec2 arm = side == 0 ? joint.localAnchorA : joint.localAnchorB;
-        const double lever = 1.0 + std::fabs(double{arm.x}) + std::fabs(double{arm.y}) +
-                             std::fabs(double{body.localCenter.x}) +
-                             std::fabs(double{body.localCenter.y}) + 2.0 * double{kMaxJointReach};
+        const double lever = 1.0 + armOf(side) + reach;
         if (linear * double{body.invMass} > kBound ||
             angular * lever * double{body.invInertia} > kBound)
             return false;
