@@ -45,62 +45,6 @@ bool settingsFit(const Joint& joint) {
     }
 }
 
-// Warm starting applies the saved impulses first: each must change its bodies' velocities by no
-// more than the velocity bound (as for contacts), taken through the arms the warm start uses
-// (solver/*_joint.cpp): a force acts at the anchor, off the centre of mass by the body's arm; a
-// sliding joint's force acts on A at B's anchor, the anchors' separation further. (Bounding by the
-// longest arm of any joint refused legitimate worlds: an ordinary impulse at the centre of a tiny
-// disc whose partner was far away.)
-bool impulsesFit(const WorldState& s, const Joint& joint) {
-    const JointImpulses& i = joint.impulses;
-    const auto abs = [](float x) { return std::fabs(double{x}); };
-    const double point = abs(i.linear.x) + abs(i.linear.y);
-    double linear = point, angular = 0.0;
-    switch (joint.type) {
-    case JointType::Revolute:
-        angular = abs(i.spring) + abs(i.motor) + abs(i.lower) + abs(i.upper);
-        break;
-    case JointType::Weld: angular = abs(i.angular); break;
-    case JointType::Mouse: break;
-    case JointType::Distance:
-        linear = abs(i.length) + abs(i.spring) + abs(i.lower) + abs(i.upper);
-        break;
-    case JointType::Prismatic:
-        linear = abs(i.perpendicular) + abs(i.spring) + abs(i.motor) + abs(i.lower) + abs(i.upper);
-        angular = abs(i.angular);
-        break;
-    case JointType::Wheel:
-        linear = abs(i.perpendicular) + abs(i.spring);
-        angular = abs(i.motor);
-        break;
-    }
-    const auto norm1 = [](double x, double y) { return std::fabs(x) + std::fabs(y); };
-    const bool mouse = joint.edges[0].body == kNullIndex;
-    const auto armOf = [&](int side) {
-        if (side == 0 && mouse) return 0.0;
-        const Body& body = s.bodies[joint.edges[side].body];
-        const Vec2 anchor = side == 0 ? joint.localAnchorA : joint.localAnchorB;
-        return norm1(double{anchor.x} - double{body.localCenter.x},
-                     double{anchor.y} - double{body.localCenter.y});
-    };
-    double separation = 0.0;
-    if (joint.type == JointType::Prismatic || joint.type == JointType::Wheel) {
-        // At most the centres' separation plus both arms.
-        const Vec2 a = s.bodies[joint.edges[0].body].center;
-        const Vec2 b = s.bodies[joint.edges[1].body].center;
-        separation =
-            norm1(double{b.x} - double{a.x}, double{b.y} - double{a.y}) + armOf(0) + armOf(1);
-    }
-    for (int side = mouse ? 1 : 0; side < 2; ++side) {
-        const Body& body = s.bodies[joint.edges[side].body];
-        const double arm = armOf(side) + (side == 0 ? separation : 0.0);
-        if (linear * double{body.invMass} > double{kVelocityBound} ||
-            (linear * arm + angular) * double{body.invInertia} > double{kVelocityBound})
-            return false;
-    }
-    return true;
-}
-
 bool liveBody(const WorldState& s, std::uint32_t b) {
     return b < s.bodies.size() && s.bodies[b].live;
 }
@@ -123,8 +67,8 @@ void readJoint(ByteReader& r, WorldState& s, Joint& joint) {
                 (s.bodies[a].type != BodyType::Static || s.bodies[b].type != BodyType::Static),
             "hold a joint whose bodies do not exist, are one, or are both static");
     }
+    // Impulses: any finite ones (see manifoldFits in world_restore.cpp).
     bad(settingsFit(joint), "hold joint settings out of range");
-    bad(impulsesFit(s, joint), "hold joint impulses no step could have made");
 }
 
 // One body's joints in list order, linked as its doubly linked list; `listed` marks (joint,
