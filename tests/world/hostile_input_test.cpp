@@ -442,6 +442,26 @@ TEST_CASE("a body thrown beyond the velocity bound by a joint is reset and its j
     CHECK(allFinite(w));
 }
 
+TEST_CASE("frictions whose product overflows a float mix to a finite friction (found by the "
+          "fuzzer)") {
+    // Any finite friction is accepted; the contact's geometric mean must stay finite, or the
+    // world cannot be saved (a snapshot holds finite numbers only).
+    World w = floorWorld(BroadPhaseType::SpatialHash);
+    ShapeDef rough;
+    rough.friction = 3e38f;
+    const BodyId lower = createCircle(w, {0.0f, 0.5f}, 0.5f, rough);
+    const BodyId upper = createCircle(w, {0.0f, 1.45f}, 0.5f, rough);
+    w.step(1 / 60.f);
+    std::vector<ShapeId> shapes;
+    w.forEachShape(upper, [&](ShapeId shape) { shapes.push_back(shape); });
+    for (const ShapeId shape : shapes) w.setFriction(shape, 2e38f);
+    for (int i = 0; i < 10; ++i) w.step(1 / 60.f);
+    CHECK(allFinite(w));
+    CHECK(w.position(upper).y > w.position(lower).y + 0.9f);
+    World copy;
+    CHECK_NOTHROW(copy.restore(w.snapshot()));
+}
+
 TEST_CASE("a cast whose end would overflow a float is refused (found by the fuzzer)") {
     for (const BroadPhaseType type : kAllBroadPhaseTypes) {
         CAPTURE(toString(type));
