@@ -1,7 +1,9 @@
 // Stage 3: the soft step over the awake bodies and their touching contacts.
 #include <algorithm>
 #include <atomic>
+#include <cfloat>
 #include <cmath>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -60,25 +62,66 @@ void gatherJoints(WorldState& state) {
 }
 
 // Impulses back into the joints (the next step's warm start) and the reactions of this step.
+bool allFinite(const JointImpulses& i) {
+    for (const float x : {i.linear.x, i.linear.y, i.perpendicular, i.angular, i.length, i.spring,
+                          i.motor, i.lower, i.upper})
+        if (!std::isfinite(x)) return false;
+    return true;
+}
+
+float finiteOr(float x, float fallback) {
+    return std::isfinite(x) ? x : std::isnan(x) ? fallback : std::copysign(FLT_MAX, x);
+}
+
 void storeJointImpulses(WorldState& state, float inverseH) {
     for (const JointConstraint& c : state.jointConstraints) {
         Joint& joint = state.joints[c.joint];
+        JointReaction reaction = jointReaction(state.solverBodies, c, inverseH);
         joint.impulses = c.impulses;
-        const JointReaction reaction = jointReaction(state.solverBodies, c, inverseH);
+        const bool finite = allFinite(c.impulses);
+        if (!finite || !std::isfinite(reaction.force.x) || !std::isfinite(reaction.force.y) ||
+            !std::isfinite(reaction.torque)) [[unlikely]] {
+            // Last resort (see World::step): impulses that are not all finite (their bodies are
+            // reset below) are not warm-started; a finite impulse too large for its reaction
+            // force reports the largest float.
+            if (!finite) joint.impulses = {};
+            reaction = {{finiteOr(reaction.force.x, 0.0f), finiteOr(reaction.force.y, 0.0f)},
+                        finiteOr(reaction.torque, 0.0f)};
+        }
         joint.reactionForce = reaction.force;
         joint.reactionTorque = reaction.torque;
     }
 }
 
+// Last resort, continued: the impulses that reached a reset body (non-finite, or finite but
+// enough to throw it beyond the velocity bound) must not be warm-started next step.
+void dropImpulsesOfResetBodies(WorldState& state, std::span<const std::uint32_t> resetSlots) {
+    const auto reset = [&](std::uint32_t slot) {
+        return std::binary_search(resetSlots.begin(), resetSlots.end(), slot);
+    };
+    for (const ContactConstraint& constraint : state.activeConstraints) {
+        if (!reset(constraint.bodyA) && !reset(constraint.bodyB)) continue;
+        Manifold& manifold = state.contacts[constraint.contact].manifold;
+        for (int i = 0; i < manifold.pointCount; ++i) {
+            ManifoldPoint& mp = manifold.points[i];
+            mp.normalImpulse = mp.tangentImpulse = mp.maxNormalImpulse = mp.approachSpeed = 0.0f;
+        }
+    }
+    for (const JointConstraint& c : state.jointConstraints)
+        if (reset(c.bodyA) || reset(c.bodyB)) state.joints[c.joint].impulses = {};
+}
+
 // One body's new state from its solver slot; false if it had to stay where it was (the slot is
 // then zeroed: the continuous stage reads this step's translation from it).
 [[nodiscard]] bool storeBody(Body& body, SolverState& sb) {
-    // One test for all six: a NaN or infinity in any of them makes the sum non-finite, and
-    // finite ones are far too small (speeds are clamped) for the sum to overflow.
+    // A NaN or infinity in any of the six makes the sum non-finite; finite motions are far
+    // too small (speeds are clamped) for it to overflow. The solver's last pass can still
+    // leave a velocity beyond the bound that every step and snapshot keeps.
     const float probe = sb.v.x + sb.v.y + sb.w + sb.dp.x + sb.dp.y + sb.dAngle;
+    const float speed = std::max({std::fabs(sb.v.x), std::fabs(sb.v.y), std::fabs(sb.w)});
     body.force = {};
     body.torque = 0.0f;
-    if (!std::isfinite(probe)) [[unlikely]] {
+    if (!std::isfinite(probe) || !(speed <= kVelocityBound)) [[unlikely]] {
         // Last resort (see World::step): the body stays where it was, at rest.
         body.linearVelocity = {};
         body.angularVelocity = 0.0f;
@@ -278,20 +321,23 @@ void storeContactImpulses(WorldState& state) {
     }
 }
 
-// The bodies' new velocities and positions; returns how many had to be reset.
-[[nodiscard]] std::uint32_t storeBodies(WorldState& state) {
-    std::atomic<std::uint32_t> resets{0};
+// The bodies' new velocities and positions; lists the slots of those that had to be reset in
+// `resetSlots`, ascending.
+void storeBodies(WorldState& state, std::vector<std::uint32_t>& resetSlots) {
+    std::mutex resetMutex; // taken only in the last resort
     const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
     parallelFor(state.def, count, kBodiesPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
                     for (std::int32_t i = begin; i < end; ++i) {
                         Body& body = state.bodies[state.awakeBodies[i]];
-                        SolverState& sb = state.solverBodies[static_cast<std::size_t>(i) + 1];
-                        if (!storeBody(body, sb)) [[unlikely]]
-                            resets.fetch_add(1, std::memory_order_relaxed);
+                        const auto slot = static_cast<std::uint32_t>(i) + 1;
+                        if (!storeBody(body, state.solverBodies[slot])) [[unlikely]] {
+                            const std::lock_guard<std::mutex> lock(resetMutex);
+                            resetSlots.push_back(slot);
+                        }
                     }
                 });
-    return resets.load(std::memory_order_relaxed);
+    std::sort(resetSlots.begin(), resetSlots.end());
 }
 } // namespace
 
@@ -330,20 +376,11 @@ void solve(WorldState& state, float dt) {
                   state.activeConstraints, settings, state.solverScratch, &state.def);
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
     storeContactImpulses(state);
-    state.stats.resetBodies = storeBodies(state);
-    // Last resort, continued: a body went non-finite only through a non-finite impulse of one
-    // of its contacts, which must not be warm-started next step.
-    if (state.stats.resetBodies > 0) [[unlikely]]
-        for (const ContactConstraint& constraint : state.activeConstraints) {
-            Manifold& manifold = state.contacts[constraint.contact].manifold;
-            for (int i = 0; i < manifold.pointCount; ++i) {
-                ManifoldPoint& mp = manifold.points[i];
-                if (!std::isfinite(mp.normalImpulse) || !std::isfinite(mp.tangentImpulse) ||
-                    !std::isfinite(mp.maxNormalImpulse) || !std::isfinite(mp.approachSpeed))
-                    mp.normalImpulse = mp.tangentImpulse = mp.maxNormalImpulse = mp.approachSpeed =
-                        0.0f;
-            }
-        }
+    std::vector<std::uint32_t> resetSlots; // allocates only in the last resort
+    storeBodies(state, resetSlots);
+    state.stats.resetBodies = resetSlots.size();
+    if (!resetSlots.empty()) [[unlikely]]
+        dropImpulsesOfResetBodies(state, resetSlots);
     state.stats.solveMs = millisecondsSince(t);
 }
 
