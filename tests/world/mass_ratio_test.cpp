@@ -157,8 +157,7 @@ float drumJointError(const WorldDef& def, float seconds) {
     hinge.maxMotorTorque = 1e8f;
     const JointId joint = world.createRevoluteJoint(hinge);
     for (int i = 0; i < 200; ++i)
-        createBox(world, {-4.0f + 0.4f * float(i % 20), 6.0f + 0.4f * float(i / 20)},
-                  {0.1f, 0.1f});
+        createBox(world, {-4.0f + 0.4f * float(i % 20), 6.0f + 0.4f * float(i / 20)}, {0.1f, 0.1f});
     float worst = 0.0f;
     const int steps = static_cast<int>(seconds / kDefaultTimeStep);
     for (int i = 0; i < steps; ++i) {
