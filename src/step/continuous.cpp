@@ -204,6 +204,8 @@ float centreCrossing(Vec2 start, Vec2 translation, Vec2 p1, Vec2 p2, Vec2 n, boo
 // translation of the step is shortened alike, so the sweep starts from the same place.
 void stopCentresAtThinWalls(WorldState& state) {
     for (const ContactConstraint& constraint : state.activeConstraints) {
+        // Static bodies share slot 0: most contacts are between two moving bodies.
+        if (constraint.bodyA != 0 && constraint.bodyB != 0) continue;
         const Contact& contact = state.contacts[constraint.contact];
         std::uint32_t wall = contact.shapeA, mover = contact.shapeB;
         std::uint32_t slot = constraint.bodyB;
