@@ -44,6 +44,8 @@ void limitMassRatio(const PrepareContext& context, const ContactConstraint& c, f
 
 void markJointedBodies(std::span<const JointConstraint> joints, std::size_t bodyCount,
                        std::vector<std::uint8_t>& jointed) {
+    jointed.clear(); // empty: no body is jointed (most scenes: no pass over the bodies)
+    if (joints.empty()) return;
     jointed.assign(bodyCount, 0);
     for (const JointConstraint& j : joints) {
         if (j.type == JointType::Mouse) continue;
