@@ -266,17 +266,11 @@ void UniformGrid::orderFromFiling() {
     m_order.resize(static_cast<std::size_t>(order - m_order.data()));
 }
 
-void UniformGrid::fileIfStale() const {
-    if (!m_stale.load(std::memory_order_acquire)) return;
-    const std::lock_guard<std::mutex> lock(m_fileMutex);
-    if (!m_stale.load(std::memory_order_relaxed)) return; // another query filed meanwhile
-    // Filing changes no box, id or answer, only how they are stored. A grid is only created
-    // non-const (makeBroadPhase), so writing through the cast is defined.
-    auto* self = const_cast<UniformGrid*>(this);
-    self->file();
-    self->orderFromFiling();
-    // Last, releasing the filing to the queries that will see the flag clear without the lock.
-    m_stale.store(false, std::memory_order_release);
+void UniformGrid::update() {
+    if (m_dirtyList.empty()) return;
+    file();
+    // The next filing visits the proxies in this one's order; findPairs would rebuild it too.
+    orderFromFiling();
 }
 
 // Every pair of the cell is tested; it is kept when the lower-left corner of the intersection
@@ -374,13 +368,10 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
     return std::size_t{n} * (n - 1) / 2;
 }
 
-void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
+void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
-    // Already filed when a query came after the last change (m_order is rebuilt below anyway).
-    if (m_stale.load(std::memory_order_relaxed)) {
-        file();
-        m_stale.store(false, std::memory_order_relaxed);
-    }
+    // Already filed when update() came after the last change (m_order is rebuilt below anyway).
+    if (!m_dirtyList.empty()) file();
     // The pairs of each occupied cell, written to m_candidates (room for every pair a cell can
     // have, counted beforehand); on the way, the next filing order (primary entries in cell
     // order, then the overflow).
@@ -426,15 +417,16 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
         }
     }
     m_overlapTests = tests;
-    sortPairs(out, m_sortScratch);
 }
 
 template <class F>
 void UniformGrid::forEachFiled(std::int32_t x, std::int32_t y, F&& f) const {
     const std::size_t cell = cellIndex(x, y);
     const std::uint32_t begin = m_begin[cell];
-    // Queries file first: every entry is live and holds its proxy's current box.
-    for (std::uint32_t i = begin; i < begin + m_count[cell]; ++i) f(m_entries[i]);
+    // After update() every entry is live and holds its proxy's current box.
+    const bool filed = m_dirtyList.empty();
+    for (std::uint32_t i = begin; i < begin + m_count[cell]; ++i)
+        if (filed || isCurrent(m_entries[i].id)) f(m_entries[i]);
 }
 
 template <class F>
@@ -447,7 +439,6 @@ void UniformGrid::forEachUnfiled(F&& f) const {
 
 void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("UniformGrid::query", "region", region);
-    fileIfStale();
     const CellRange range = m_mapping.rangeOf(region);
     if (range.cellCount() > cellBudget()) return scanQuery(m_proxies, region, visit);
     ScratchIds scratch;
@@ -459,15 +450,15 @@ void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) co
             });
         });
     }
-    for (std::uint32_t id : m_overflow)
+    forEachUnfiled([&](std::uint32_t id) {
         if (overlaps(m_proxies.box(ProxyId{id}), region)) scratch.ids.push_back(id);
+    });
     visitInIdOrder(scratch.ids, visit);
 }
 
 void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                           FunctionRef<float(ProxyId)> visit) const {
     checkRayArguments("UniformGrid::rayCast", origin, translation, maxFraction);
-    fileIfStale();
     const RaySpan ray = raySpan(origin, translation, maxFraction, m_mapping.size());
     if (rayCellEstimate(m_mapping, ray) > cellBudget())
         return scanRayCast(m_proxies, origin, translation, maxFraction, visit);
@@ -475,7 +466,7 @@ void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
     forEachRayCell(m_mapping, ray, [&](std::int32_t x, std::int32_t y) {
         forEachFiled(x, y, [&](const CellEntry& e) { scratch.ids.push_back(e.id); });
     });
-    scratch.ids.insert(scratch.ids.end(), m_overflow.begin(), m_overflow.end());
+    forEachUnfiled([&](std::uint32_t id) { scratch.ids.push_back(id); });
     visitRayInIdOrder(scratch.ids, m_proxies.boxes(), origin, translation, maxFraction, visit);
 }
 
@@ -518,8 +509,6 @@ void UniformGrid::validate() const {
     for (std::uint32_t id = 0; id < m_dirty.size(); ++id) dirtyCount += m_dirty[id] != 0;
     R2D_CHECK(dirtyCount == m_dirtyList.size(), "dirty list does not match the dirty flags");
     for (std::uint32_t id : m_dirtyList) R2D_CHECK(m_dirty[id] != 0, "dirty list holds a clean id");
-    R2D_CHECK(m_stale.load(std::memory_order_relaxed) || m_dirtyList.empty(),
-              "grid has changes but is not marked for filing");
     // The filing order holds each proxy live at the last filing once.
     std::vector<std::uint8_t> ordered(capacity, 0);
     for (std::uint32_t id : m_order) {

@@ -23,7 +23,6 @@ std::uint64_t nextWorldSerial() {
 
 WorldState::WorldState(const WorldDef& worldDef) : def(worldDef), serial(nextWorldSerial()) {
     broadPhase = makeBroadPhase(def.broadPhase, def.broadPhaseConfig);
-    workerPairs.resize(static_cast<std::size_t>(def.workerCount));
     workerCounts.resize(static_cast<std::size_t>(def.workerCount));
 }
 

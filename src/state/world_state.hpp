@@ -79,8 +79,9 @@ struct WorldState {
     std::vector<std::uint32_t> awakeBodies;
 
     // Step scratch, reused every step.
+    std::vector<ProxyId> movedProxies; ///< the pair stage's question to the broad phase
+    std::vector<ProxyPair> movedPairs; ///< and its answer
     std::vector<std::uint64_t> newPairs;
-    std::vector<ProxyPair> allPairs; ///< findPairs output when many proxies moved
     std::vector<SolverState> solverBodies;
     std::vector<std::uint32_t> bodySlots;  ///< body slot -> solver slot, 0 if not awake
     std::vector<std::uint8_t> slotDynamic; ///< solver slot -> body is dynamic
@@ -97,8 +98,7 @@ struct WorldState {
     std::vector<std::uint32_t> wakeStack;
     std::vector<AABB> placeScratch; ///< placeBody's old fat boxes
     // Scratch of the stages that run in pieces (core/parallel_for.hpp).
-    std::vector<std::uint8_t> contactUpdates; ///< contact slot -> what its narrow phase found
-    std::vector<std::vector<std::uint64_t>> workerPairs; ///< per worker index: new pair keys
+    std::vector<std::uint8_t> contactUpdates;   ///< contact slot -> what its narrow phase found
     std::vector<std::size_t> workerCounts;      ///< per worker index: a stage's count, summed after
     std::vector<std::uint8_t> shapeRefits;      ///< shape slot -> its fat box was renewed
     std::vector<std::uint8_t> bodyRefits;       ///< awake index -> a shape's fat box was renewed

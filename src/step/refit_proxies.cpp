@@ -1,4 +1,4 @@
-// Stage 5: fat boxes refreshed where a shape left its box; the broad phase is told.
+// Stage 5: fat boxes refreshed where a shape left its box; the broad phase is told and updated.
 #include "core/parallel_for.hpp"
 #include "step/stages.hpp"
 
@@ -44,6 +44,9 @@ void refitProxies(WorldState& state, float dt) {
             state.markMoved(s);
         }
     }
+    // The batch of moves is over: queries between steps (and the next pair search) read a
+    // structure that is up to date.
+    state.broadPhase->update();
 }
 
 } // namespace rigid2d::detail
