@@ -20,6 +20,7 @@
 #include "state/joint.hpp"
 #include "state/pair_map.hpp"
 #include "state/shape.hpp"
+#include "state/slot_pool.hpp"
 
 namespace rigid2d::detail {
 
@@ -57,19 +58,19 @@ struct WorldState {
     std::uint64_t serial = 0; ///< this world's tag in its ids, never 0 and never reused
 
     std::vector<Body> bodies;
-    std::vector<std::uint32_t> freeBodies;
+    SlotPool bodyPool;
     std::size_t bodyCount = 0;
     std::vector<Shape> shapes;
-    std::vector<std::uint32_t> freeShapes;
+    SlotPool shapePool;
     std::size_t shapeCount = 0;
     std::vector<Chain> chains;
-    std::vector<std::uint32_t> freeChains;
+    SlotPool chainPool;
     std::vector<Contact> contacts;
-    std::vector<std::uint32_t> freeContacts;
+    SlotPool contactPool;
     std::size_t contactCount = 0;
     PairMap pairs;
     std::vector<Joint> joints;
-    std::vector<std::uint32_t> freeJoints;
+    SlotPool jointPool;
     std::size_t jointCount = 0;
 
     std::unique_ptr<BroadPhase> broadPhase;
@@ -156,7 +157,6 @@ struct WorldState {
     Joint& checkedJoint(JointId id, std::string_view function);
     Chain& checkedChain(ChainId id, std::string_view function);
     void requireUnlocked(std::string_view function) const;
-    [[nodiscard]] std::uint32_t nextGeneration(std::uint32_t previous) const noexcept;
 
     // --- bodies and shapes (mass_properties.cpp)
     /// The mass properties of `body` with its shapes plus `extra` (if not null).
