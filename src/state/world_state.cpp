@@ -23,7 +23,7 @@ std::uint64_t nextWorldSerial() {
 
 WorldState::WorldState(const WorldDef& worldDef) : def(worldDef), serial(nextWorldSerial()) {
     broadPhase = makeBroadPhase(def.broadPhase, def.broadPhaseConfig);
-    workerCounts.resize(static_cast<std::size_t>(def.workerCount));
+    contactStage.workerCounts.resize(static_cast<std::size_t>(def.workerCount));
 }
 
 Body& WorldState::checkedBody(BodyId id, std::string_view function) {

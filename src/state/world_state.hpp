@@ -21,6 +21,7 @@
 #include "state/pair_map.hpp"
 #include "state/shape.hpp"
 #include "state/slot_pool.hpp"
+#include "state/stage_scratch.hpp"
 
 namespace rigid2d::detail {
 
@@ -79,10 +80,12 @@ struct WorldState {
 
     std::vector<std::uint32_t> awakeBodies;
 
-    // Step scratch, reused every step.
-    std::vector<ProxyId> movedProxies; ///< the pair stage's question to the broad phase
-    std::vector<ProxyPair> movedPairs; ///< and its answer
-    std::vector<std::uint64_t> newPairs;
+    // Step scratch, reused every step: each stage's own (stage_scratch.hpp), then the solver's.
+    PairStageScratch pairStage;
+    ContactStageScratch contactStage;
+    ContinuousStageScratch continuousStage;
+    RefitStageScratch refitStage;
+    SleepStageScratch sleepStage;
     std::vector<SolverState> solverBodies;
     std::vector<std::uint32_t> bodySlots;  ///< body slot -> solver slot, 0 if not awake
     std::vector<std::uint8_t> slotDynamic; ///< solver slot -> body is dynamic
@@ -91,19 +94,8 @@ struct WorldState {
     std::span<ContactConstraint> activeConstraints; ///< this step's, a prefix of constraints
     std::vector<JointConstraint> jointConstraints;  ///< this step's joints with an awake body
     ContactSolverScratch solverScratch;
-    std::vector<std::uint32_t> islandParent;
-    std::vector<std::uint32_t> islandLinks;
-    std::vector<std::uint8_t> islandSleeps;
-    std::vector<float> sleepTimes;
-    std::vector<float> islandMinTime;
-    std::vector<std::uint32_t> wakeStack;
-    std::vector<AABB> placeScratch; ///< placeBody's old fat boxes
-    // Scratch of the stages that run in pieces (core/parallel_for.hpp).
-    std::vector<std::uint8_t> contactUpdates;   ///< contact slot -> what its narrow phase found
-    std::vector<std::size_t> workerCounts;      ///< per worker index: a stage's count, summed after
-    std::vector<std::uint8_t> shapeRefits;      ///< shape slot -> its fat box was renewed
-    std::vector<std::uint8_t> bodyRefits;       ///< awake index -> a shape's fat box was renewed
-    std::vector<std::uint32_t> sweepCandidates; ///< awake indices continuous collision checks
+    std::vector<std::uint32_t> wakeStack; ///< wake's and the sleep stage's flood fills
+    std::vector<AABB> placeScratch;       ///< placeBody's old fat boxes
 
     // Events of the last step; end events of destructions between steps wait in `pending*`.
     std::vector<ContactBeginEvent> beginEvents;

@@ -11,8 +11,9 @@ namespace rigid2d::detail {
 // The new boxes are computed in pieces (each piece writes only the shapes of its bodies); the
 // broad phase is then told on the calling thread, in awake-body order as before.
 void refitProxies(WorldState& state, float dt) {
-    state.shapeRefits.resize(state.shapes.size());
-    state.bodyRefits.resize(state.awakeBodies.size());
+    RefitStageScratch& scratch = state.refitStage;
+    scratch.shapeRefits.resize(state.shapes.size());
+    scratch.bodyRefits.resize(state.awakeBodies.size());
     const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
     parallelFor(state.def, count, 128, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t i = begin; i < end; ++i) {
@@ -23,7 +24,7 @@ void refitProxies(WorldState& state, float dt) {
                 Shape& shape = state.shapes[s];
                 const AABB tight = shapeBounds(shape, body);
                 const std::uint8_t refit = contains(shape.fatBox, tight) ? 0 : 1;
-                state.shapeRefits[s] = refit;
+                scratch.shapeRefits[s] = refit;
                 bodyRefit |= refit;
                 if (refit == 0) continue;
                 AABB fat = fatten(tight, state.def.aabbMargin);
@@ -32,14 +33,14 @@ void refitProxies(WorldState& state, float dt) {
                 (reach.y > 0.0f ? fat.upper.y : fat.lower.y) += reach.y;
                 shape.fatBox = fat;
             }
-            state.bodyRefits[static_cast<std::size_t>(i)] = bodyRefit;
+            scratch.bodyRefits[static_cast<std::size_t>(i)] = bodyRefit;
         }
     });
-    for (std::size_t i = nextMarked(state.bodyRefits, 0); i < state.bodyRefits.size();
-         i = nextMarked(state.bodyRefits, i + 1)) {
+    for (std::size_t i = nextMarked(scratch.bodyRefits, 0); i < scratch.bodyRefits.size();
+         i = nextMarked(scratch.bodyRefits, i + 1)) {
         const Body& body = state.bodies[state.awakeBodies[i]];
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
-            if (state.shapeRefits[s] == 0) continue;
+            if (scratch.shapeRefits[s] == 0) continue;
             state.broadPhase->move(state.shapes[s].proxy, state.shapes[s].fatBox);
             state.markMoved(s);
         }
