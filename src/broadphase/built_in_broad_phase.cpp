@@ -10,14 +10,15 @@ namespace rigid2d {
 
 void BroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
     // box() throws for an unknown id: that is the live check a user-written kind offers.
+    std::uint32_t highest = 0;
+    for (const ProxyId proxy : moved) {
+        static_cast<void>(box(proxy));
+        highest = std::max(highest, toIndex(proxy));
+    }
     detail::PairsOfScratch scratch;
+    scratch.isMoved.assign(std::size_t{highest} + 1, 0);
     detail::markMoved(
-        moved,
-        [&](ProxyId proxy) {
-            static_cast<void>(box(proxy));
-            return true;
-        },
-        scratch.isMoved);
+        moved, [](std::uint32_t) { return true; }, scratch.isMoved.data());
     detail::pairsOfByQueries(
         *this, moved, [&](ProxyId proxy) { return box(proxy); }, scratch, out);
 }
@@ -32,7 +33,7 @@ void refuseMoved(ProxyId proxy, bool live) {
                (live ? " twice" : ", which is not a live proxy"));
 }
 
-void unmarkMoved(std::span<const ProxyId> moved, std::vector<std::uint8_t>& isMoved) noexcept {
+void unmarkMoved(std::span<const ProxyId> moved, std::uint8_t* isMoved) noexcept {
     for (const ProxyId proxy : moved) isMoved[toIndex(proxy)] = 0;
 }
 
@@ -69,8 +70,14 @@ std::size_t BuiltInBroadPhase::pairScratchBytes() const noexcept {
 }
 
 void BuiltInBroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
+    // Sized to every id ever handed out: the marking and the full search need no bound checks.
+    if (m_pairsOf.isMoved.size() < m_proxies.capacity())
+        m_pairsOf.isMoved.resize(m_proxies.capacity(), 0);
+    const std::uint8_t* live = m_proxies.liveFlags().data();
+    const std::uint32_t capacity = m_proxies.capacity();
     markMoved(
-        moved, [&](ProxyId proxy) { return m_proxies.isLive(proxy); }, m_pairsOf.isMoved);
+        moved, [=](std::uint32_t index) { return index < capacity && live[index] != 0; },
+        m_pairsOf.isMoved.data());
     if (moved.empty()) {
         out.clear();
     } else if (moved.size() >= fullSearchFrom()) {
@@ -79,7 +86,7 @@ void BuiltInBroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<
         pairsOfByQueries(
             *this, moved, [&](ProxyId proxy) { return m_proxies.box(proxy); }, m_pairsOf, out);
     }
-    unmarkMoved(moved, m_pairsOf.isMoved);
+    unmarkMoved(moved, m_pairsOf.isMoved.data());
 }
 
 } // namespace rigid2d::detail

@@ -28,16 +28,15 @@ struct PairsOfScratch {
 /// Refuses `moved` for listing `proxy`, which is not live, or live but listed twice.
 [[noreturn]] void refuseMoved(ProxyId proxy, bool live);
 /// Clears what markMoved marked.
-void unmarkMoved(std::span<const ProxyId> moved, std::vector<std::uint8_t>& isMoved) noexcept;
-/// Marks the ids of `moved` in isMoved, refusing one that isLive denies or that is listed twice;
-/// nothing stays marked when it throws.
+void unmarkMoved(std::span<const ProxyId> moved, std::uint8_t* isMoved) noexcept;
+/// Marks the ids of `moved` in isMoved (which covers every live id), refusing one that isLive
+/// denies or that is listed twice; nothing stays marked when it throws. A raw pointer: each
+/// byte stored may alias anything, and a vector's own pointer would be reloaded after it.
 template <class IsLive>
-void markMoved(std::span<const ProxyId> moved, IsLive&& isLive,
-               std::vector<std::uint8_t>& isMoved) {
+void markMoved(std::span<const ProxyId> moved, IsLive&& isLive, std::uint8_t* isMoved) {
     for (std::size_t i = 0; i < moved.size(); ++i) {
         const std::uint32_t index = toIndex(moved[i]);
-        const bool live = isLive(moved[i]);
-        if (live && index >= isMoved.size()) isMoved.resize(std::size_t{index} + 1, 0);
+        const bool live = isLive(index);
         if (!live || isMoved[index] != 0) [[unlikely]] {
             unmarkMoved(moved.first(i), isMoved);
             refuseMoved(moved[i], live);

@@ -12,12 +12,19 @@ namespace rigid2d::detail {
 // the same whichever broad phase answered and however it searched.
 void findNewPairs(WorldState& state) {
     PairStageScratch& scratch = state.pairStage;
-    scratch.movedProxies.clear();
+    // Written through plain pointers, each kept by advancing the end: a flag stored through a
+    // vector would make it reload its own pointers.
+    scratch.movedProxies.resize(state.movedShapes.size());
+    ProxyId* const first = scratch.movedProxies.data();
+    ProxyId* write = first;
+    Shape* const shapes = state.shapes.data();
     for (const std::uint32_t s : state.movedShapes) {
-        Shape& shape = state.shapes[s];
-        if (shape.live && shape.moved) scratch.movedProxies.push_back(shape.proxy);
+        Shape& shape = shapes[s];
+        *write = shape.proxy;
+        write += shape.live && shape.moved ? 1 : 0;
         shape.moved = false;
     }
+    scratch.movedProxies.resize(static_cast<std::size_t>(write - first));
     state.movedShapes.clear();
     state.broadPhase->update();
     state.broadPhase->findPairsOf(scratch.movedProxies, scratch.movedPairs);
