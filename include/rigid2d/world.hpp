@@ -250,9 +250,10 @@ public:
     /// Advances by `dt` seconds, in [kMinTimeStep, kMaxTimeStep]. Never throws for what bodies
     /// do; throws `Error` only for a bad `dt` or a call from inside a callback. Speeds are clamped
     /// to `maxTranslation / dt` and `maxRotation / dt`. Last resort: a body whose velocity or
-    /// motion would become non-finite (not expected within the documented limits) keeps its
-    /// position and angle from before the step, loses its velocity, and is counted in
-    /// `stats().resetBodies`; the impulses of its contacts are dropped. The world stays finite.
+    /// motion would become non-finite, or whose velocity would end beyond 1e18 (not expected
+    /// within the documented limits), keeps its position and angle from before the step, loses
+    /// its velocity, and is counted in `stats().resetBodies`; the impulses of its contacts and
+    /// joints are dropped. The world stays finite.
     void step(float dt);
     [[nodiscard]] Vec2 gravity() const noexcept;
     void setGravity(Vec2 gravity);
@@ -292,10 +293,10 @@ public:
 
     // --- snapshots: save games, rollback, replays
     /// The whole world as bytes: settings, bodies, shapes, contacts and joints with their
-    /// warm-start impulses, sleep state, the broad-phase kind and the events of the last step. Stepping on
-    /// after `restore` gives the same bits as stepping on from here. The bytes are little-endian
-    /// (portable between hosts), versioned and checksummed. Refused when the world runs a
-    /// user-written broad phase (it cannot be made again); set a built-in kind first.
+    /// warm-start impulses, sleep state, the broad-phase kind and the events of the last step.
+    /// Stepping on after `restore` gives the same bits as stepping on from here. The bytes are
+    /// little-endian (portable between hosts), versioned and checksummed. Refused when the world
+    /// runs a user-written broad phase (it cannot be made again); set a built-in kind first.
     [[nodiscard]] std::vector<std::uint8_t> snapshot() const;
     /// The same bytes into `bytes` (replacing its contents), reusing its capacity: a game that
     /// saves every frame for rollback allocates once.

@@ -109,18 +109,23 @@ bool castSegmentAtPolygon(const Polygon& polygon, Vec2 origin, Vec2 translation,
 
 // origin + t d = p1 + s e; crossing both sides with e, then with d, leaves one unknown each:
 //   t = cross(p1 - origin, e) / cross(d, e),  s = cross(p1 - origin, d) / cross(d, e).
+// The cross products are taken in double: with a translation near a float's reach they overflow
+// a float, and inf / inf made the fraction NaN (found by the snapshot fuzzer).
 bool castSegmentAtSegment(Vec2 p1, Vec2 p2, Vec2 origin, Vec2 translation, float maxFraction,
                           SegmentHit& hit) noexcept {
     const Vec2 e = p2 - p1;
-    const float denominator = cross(translation, e);
-    if (denominator == 0.0f) return false;
+    const auto crossD = [](Vec2 a, Vec2 b) {
+        return double{a.x} * double{b.y} - double{a.y} * double{b.x};
+    };
+    const double denominator = crossD(translation, e);
+    if (denominator == 0.0) return false;
     const Vec2 r = p1 - origin;
-    const float t = cross(r, e) / denominator;
-    const float s = cross(r, translation) / denominator;
-    if (t < 0.0f || t > maxFraction || s < 0.0f || s > 1.0f) return false;
+    const double t = crossD(r, e) / denominator;
+    const double s = crossD(r, translation) / denominator;
+    if (t < 0.0 || t > double{maxFraction} || s < 0.0 || s > 1.0) return false;
     Vec2 normal = Vec2{e.y, -e.x} / std::sqrt(dot(e, e));
     if (dot(normal, translation) > 0.0f) normal = -normal;
-    hit = {p1 + s * e, normal, t};
+    hit = {p1 + static_cast<float>(s) * e, normal, static_cast<float>(t)};
     return true;
 }
 

@@ -28,33 +28,37 @@ void solveRigidWeld(JointVelocity& v, JointConstraint& c, const JointPose& pose,
                     const JointStep& step, bool useBias) {
     JointImpulses& j = c.impulses;
     const Vec2 rA = pose.rA, rB = pose.rB;
-    const float m = v.mA + v.mB, iA = v.iA, iB = v.iB;
-    const float k11 = m + rA.y * rA.y * iA + rB.y * rB.y * iB;
-    const float k12 = -rA.y * rA.x * iA - rB.y * rB.x * iB;
-    const float k13 = -rA.y * iA - rB.y * iB;
-    const float k22 = m + rA.x * rA.x * iA + rB.x * rB.x * iB;
-    const float k23 = rA.x * iA + rB.x * iB;
-    const float k33 = iA + iB;
+    // In double: the cofactors multiply inverse inertias twice, and a tiny body (1 um disc,
+    // inverse inertia ~1e24) welded at a metre's arm overflows a float there.
+    const double ax = double{rA.x}, ay = double{rA.y}, bx = double{rB.x}, by = double{rB.y};
+    const double m = double{v.mA} + double{v.mB}, iA = double{v.iA}, iB = double{v.iB};
+    const double k11 = m + ay * ay * iA + by * by * iB;
+    const double k12 = -ay * ax * iA - by * bx * iB;
+    const double k13 = -ay * iA - by * iB;
+    const double k22 = m + ax * ax * iA + bx * bx * iB;
+    const double k23 = ax * iA + bx * iB;
+    const double k33 = iA + iB;
     const Vec2 pointCdot = v.relative(rA, rB);
-    float r[3] = {pointCdot.x, pointCdot.y, v.wB - v.wA};
+    double r[3] = {double{pointCdot.x}, double{pointCdot.y}, double{v.wB - v.wA}};
     float massScale = 1.0f, impulseScale = 0.0f;
     if (useBias) {
-        r[0] += step.joint.biasRate * pose.d.x;
-        r[1] += step.joint.biasRate * pose.d.y;
-        r[2] += step.joint.biasRate * pose.angle;
+        r[0] += double{step.joint.biasRate * pose.d.x};
+        r[1] += double{step.joint.biasRate * pose.d.y};
+        r[2] += double{step.joint.biasRate * pose.angle};
         massScale = step.joint.massScale;
         impulseScale = step.joint.impulseScale;
     }
     // K^-1 r by Cramer's rule; K is symmetric.
-    const float c11 = k22 * k33 - k23 * k23, c12 = k13 * k23 - k12 * k33,
-                c13 = k12 * k23 - k13 * k22;
-    float det = k11 * c11 + k12 * c12 + k13 * c13;
-    if (det != 0.0f) det = 1.0f / det;
-    const float c22 = k11 * k33 - k13 * k13, c23 = k12 * k13 - k11 * k23,
-                c33 = k11 * k22 - k12 * k12;
-    const float x = det * (c11 * r[0] + c12 * r[1] + c13 * r[2]);
-    const float y = det * (c12 * r[0] + c22 * r[1] + c23 * r[2]);
-    const float z = det * (c13 * r[0] + c23 * r[1] + c33 * r[2]);
+    const double c11 = k22 * k33 - k23 * k23, c12 = k13 * k23 - k12 * k33,
+                 c13 = k12 * k23 - k13 * k22;
+    double det = k11 * c11 + k12 * c12 + k13 * c13;
+    if (det != 0.0) det = 1.0 / det;
+    const double c22 = k11 * k33 - k13 * k13, c23 = k12 * k13 - k11 * k23,
+                 c33 = k11 * k22 - k12 * k12;
+    const auto solved = [&](double k1, double k2, double k3) {
+        return static_cast<float>(det * (k1 * r[0] + k2 * r[1] + k3 * r[2]));
+    };
+    const float x = solved(c11, c12, c13), y = solved(c12, c22, c23), z = solved(c13, c23, c33);
     const Vec2 linear = -massScale * Vec2{x, y} - impulseScale * j.linear;
     const float angular = -massScale * z - impulseScale * j.angular;
     j.linear += linear;

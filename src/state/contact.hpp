@@ -3,12 +3,21 @@
 // indexed by contact id; each is linked into both bodies' contact lists so waking, islands and
 // body destruction find them without a search.
 
+#include <cmath>
 #include <cstdint>
 
 #include "narrowphase/manifold.hpp"
 #include "state/body.hpp"
 
 namespace rigid2d::detail {
+
+/// A contact's friction: the geometric mean of its shapes'. Any finite frictions are accepted, so
+/// a product that could overflow a float is taken in double (the mean never exceeds the larger).
+[[nodiscard]] inline float mixFriction(float a, float b) noexcept {
+    constexpr float kSafe = 1e18f;
+    if (a < kSafe && b < kSafe) return std::sqrt(a * b);
+    return static_cast<float>(std::sqrt(double{a} * double{b}));
+}
 
 /// Link of a contact in one body's list (edges[0] for body A, edges[1] for body B).
 struct ContactEdge {

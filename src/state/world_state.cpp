@@ -208,7 +208,7 @@ void WorldState::createContact(std::uint32_t shapeA, std::uint32_t shapeB) {
     contact.sensor = a.isSensor || b.isSensor;
     contact.reportContactEvents = a.enableContactEvents || b.enableContactEvents;
     contact.reportHitEvents = a.enableHitEvents || b.enableHitEvents;
-    contact.friction = std::sqrt(a.friction * b.friction);
+    contact.friction = mixFriction(a.friction, b.friction);
     contact.restitution = std::max(a.restitution, b.restitution);
     const std::uint32_t bodyOf[2] = {a.body, b.body};
     for (int side = 0; side < 2; ++side) {

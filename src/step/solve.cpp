@@ -1,5 +1,6 @@
 // Stage 3: the soft step over the awake bodies and their touching contacts.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "step/stages.hpp"
@@ -57,14 +58,53 @@ void gatherJoints(WorldState& state) {
 }
 
 // Impulses back into the joints (the next step's warm start) and the reactions of this step.
+bool allFinite(const JointImpulses& i) {
+    for (const float x : {i.linear.x, i.linear.y, i.perpendicular, i.angular, i.length, i.spring,
+                          i.motor, i.lower, i.upper})
+        if (!std::isfinite(x)) return false;
+    return true;
+}
+
+float finiteOr(float x, float fallback) {
+    return std::isfinite(x) ? x : std::isnan(x) ? fallback : std::copysign(FLT_MAX, x);
+}
+
 void storeJointImpulses(WorldState& state, float inverseH) {
     for (const JointConstraint& c : state.jointConstraints) {
         Joint& joint = state.joints[c.joint];
+        JointReaction reaction = jointReaction(state.solverBodies, c, inverseH);
         joint.impulses = c.impulses;
-        const JointReaction reaction = jointReaction(state.solverBodies, c, inverseH);
+        const bool finite = allFinite(c.impulses);
+        if (!finite || !std::isfinite(reaction.force.x) || !std::isfinite(reaction.force.y) ||
+            !std::isfinite(reaction.torque)) [[unlikely]] {
+            // Last resort (see World::step): impulses that are not all finite (their bodies are
+            // reset below) are not warm-started; a finite impulse too large for its reaction
+            // force reports the largest float.
+            if (!finite) joint.impulses = {};
+            reaction = {{finiteOr(reaction.force.x, 0.0f), finiteOr(reaction.force.y, 0.0f)},
+                        finiteOr(reaction.torque, 0.0f)};
+        }
         joint.reactionForce = reaction.force;
         joint.reactionTorque = reaction.torque;
     }
+}
+
+// Last resort, continued: the impulses that reached a reset body (non-finite, or finite but
+// enough to throw it beyond the velocity bound) must not be warm-started next step.
+void dropImpulsesOfResetBodies(WorldState& state, std::span<const std::uint32_t> resetSlots) {
+    const auto reset = [&](std::uint32_t slot) {
+        return std::binary_search(resetSlots.begin(), resetSlots.end(), slot);
+    };
+    for (const ContactConstraint& constraint : state.activeConstraints) {
+        if (!reset(constraint.bodyA) && !reset(constraint.bodyB)) continue;
+        Manifold& manifold = state.contacts[constraint.contact].manifold;
+        for (int i = 0; i < manifold.pointCount; ++i) {
+            ManifoldPoint& mp = manifold.points[i];
+            mp.normalImpulse = mp.tangentImpulse = mp.maxNormalImpulse = mp.approachSpeed = 0.0f;
+        }
+    }
+    for (const JointConstraint& c : state.jointConstraints)
+        if (reset(c.bodyA) || reset(c.bodyB)) state.joints[c.joint].impulses = {};
 }
 
 } // namespace
@@ -181,19 +221,23 @@ void solve(WorldState& state, float dt) {
     }
 
     state.stats.resetBodies = 0;
+    std::vector<std::uint32_t> resetSlots; // ascending; allocates only in the last resort
     for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i) {
         Body& body = state.bodies[state.awakeBodies[i]];
         SolverState& sb = state.solverBodies[i + 1];
-        // One test for all six: a NaN or infinity in any of them makes the sum non-finite, and
-        // finite ones are far too small (speeds are clamped) for the sum to overflow.
+        // A NaN or infinity in any of the six makes the sum non-finite; finite motions are far
+        // too small (speeds are clamped) for it to overflow. The solver's last pass can still
+        // leave a velocity beyond the bound that every step and snapshot keeps.
         const float probe = sb.v.x + sb.v.y + sb.w + sb.dp.x + sb.dp.y + sb.dAngle;
-        if (!std::isfinite(probe)) [[unlikely]] {
+        const float speed = std::max({std::fabs(sb.v.x), std::fabs(sb.v.y), std::fabs(sb.w)});
+        if (!std::isfinite(probe) || !(speed <= kVelocityBound)) [[unlikely]] {
             // Last resort (see World::step): the body stays where it was, at rest.
             body.linearVelocity = {};
             body.angularVelocity = 0.0f;
             body.force = {};
             body.torque = 0.0f;
             sb = SolverState{}; // the continuous stage reads this step's translation
+            resetSlots.push_back(i + 1);
             ++state.stats.resetBodies;
             continue;
         }
@@ -208,19 +252,8 @@ void solve(WorldState& state, float dt) {
         }
         body.position = body.center - rotate(body.rot, body.localCenter);
     }
-    // Last resort, continued: a body went non-finite only through a non-finite impulse of one
-    // of its contacts, which must not be warm-started next step.
-    if (state.stats.resetBodies > 0) [[unlikely]]
-        for (const ContactConstraint& constraint : state.activeConstraints) {
-            Manifold& manifold = state.contacts[constraint.contact].manifold;
-            for (int i = 0; i < manifold.pointCount; ++i) {
-                ManifoldPoint& mp = manifold.points[i];
-                if (!std::isfinite(mp.normalImpulse) || !std::isfinite(mp.tangentImpulse) ||
-                    !std::isfinite(mp.maxNormalImpulse) || !std::isfinite(mp.approachSpeed))
-                    mp.normalImpulse = mp.tangentImpulse = mp.maxNormalImpulse = mp.approachSpeed =
-                        0.0f;
-            }
-        }
+    if (!resetSlots.empty()) [[unlikely]]
+        dropImpulsesOfResetBodies(state, resetSlots);
     state.stats.solveMs = millisecondsSince(t);
 }
 

@@ -45,30 +45,6 @@ bool settingsFit(const Joint& joint) {
     }
 }
 
-// Warm starting applies the saved impulses first: each must change its bodies' velocities by no
-// more than the velocity bound (as for contacts).
-bool impulsesFit(const WorldState& s, const Joint& joint) {
-    const JointImpulses& i = joint.impulses;
-    const double linear = std::fabs(double{i.linear.x}) + std::fabs(double{i.linear.y}) +
-                          std::fabs(double{i.perpendicular}) + std::fabs(double{i.length}) +
-                          std::fabs(double{i.spring}) + std::fabs(double{i.motor}) +
-                          std::fabs(double{i.lower}) + std::fabs(double{i.upper});
-    const double angular = linear + std::fabs(double{i.angular});
-    constexpr double kBound = kVelocityBound;
-    for (int side = 0; side < 2; ++side) {
-        if (joint.edges[side].body == kNullIndex) continue;
-        const Body& body = s.bodies[joint.edges[side].body];
-        const Vec2 arm = side == 0 ? joint.localAnchorA : joint.localAnchorB;
-        const double lever = 1.0 + std::fabs(double{arm.x}) + std::fabs(double{arm.y}) +
-                             std::fabs(double{body.localCenter.x}) +
-                             std::fabs(double{body.localCenter.y}) + 2.0 * double{kMaxJointReach};
-        if (linear * double{body.invMass} > kBound ||
-            angular * lever * double{body.invInertia} > kBound)
-            return false;
-    }
-    return true;
-}
-
 bool liveBody(const WorldState& s, std::uint32_t b) {
     return b < s.bodies.size() && s.bodies[b].live;
 }
@@ -91,8 +67,8 @@ void readJoint(ByteReader& r, WorldState& s, Joint& joint) {
                 (s.bodies[a].type != BodyType::Static || s.bodies[b].type != BodyType::Static),
             "hold a joint whose bodies do not exist, are one, or are both static");
     }
+    // Impulses: any finite ones (see manifoldFits in world_restore.cpp).
     bad(settingsFit(joint), "hold joint settings out of range");
-    bad(impulsesFit(s, joint), "hold joint impulses no step could have made");
 }
 
 // One body's joints in list order, linked as its doubly linked list; `listed` marks (joint,

@@ -7,6 +7,7 @@
 #include "core/check.hpp"
 #include "rigid2d/world.hpp"
 #include "state/world_state.hpp"
+#include "world/joint_checks.hpp"
 
 namespace rigid2d {
 
@@ -141,12 +142,7 @@ void World::enableJointLimit(JointId id, bool enable) {
 void World::setJointLimits(JointId id, float lower, float upper) {
     constexpr std::string_view fn = "World::setJointLimits";
     Joint& joint = changing(*m_state, id, fn, kLimited);
-    require(isFinite(lower) && std::fabs(lower) <= kMaxJointRange, fn, "lower",
-            "must be finite with magnitude <= 1e8", lower);
-    require(isFinite(upper) && std::fabs(upper) <= kMaxJointRange, fn, "upper",
-            "must be finite with magnitude <= 1e8", upper);
-    require(lower <= upper, fn, "lower", "must be <= upper (" + detail::describe(upper) + ")",
-            lower);
+    detail::checkLimits(fn, "lower", lower, "upper", upper);
     if (joint.type == JointType::Distance) {
         require(lower >= 0.0f, fn, "lower", "must be >= 0 (a length)", lower);
         lower = std::max(lower, kMinJointLength);
@@ -184,8 +180,7 @@ void World::enableJointMotor(JointId id, bool enable) {
 void World::setJointMotorSpeed(JointId id, float speed) {
     constexpr std::string_view fn = "World::setJointMotorSpeed";
     Joint& joint = changing(*m_state, id, fn, kMotorised);
-    require(isFinite(speed) && std::fabs(speed) <= kMaxJointSpeed, fn, "speed",
-            "must be finite with magnitude <= kMaxJointSpeed = 1e9", speed);
+    detail::checkRange(fn, "speed", speed, kMaxJointSpeed);
     joint.params.motorSpeed = speed;
     wakeJoint(*m_state, joint);
 }
@@ -193,8 +188,7 @@ void World::setJointMotorSpeed(JointId id, float speed) {
 void World::setJointMaxMotorForce(JointId id, float maxForce) {
     constexpr std::string_view fn = "World::setJointMaxMotorForce";
     Joint& joint = changing(*m_state, id, fn, kMotorised);
-    require(isFinite(maxForce) && maxForce >= 0.0f && maxForce <= kMaxJointForce, fn,
-            "maxForceOrTorque", "must be in [0, kMaxJointForce = 1e30]", maxForce);
+    detail::checkForce(fn, "maxForceOrTorque", maxForce);
     joint.params.maxMotorForce = maxForce;
     wakeJoint(*m_state, joint);
 }
@@ -222,12 +216,9 @@ void World::enableJointSpring(JointId id, bool enable) {
 void World::setJointSpring(JointId id, float hertz, float dampingRatio) {
     constexpr std::string_view fn = "World::setJointSpring";
     Joint& joint = changing(*m_state, id, fn, kSprung);
-    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxHertz, fn, "hertz",
-            "must be in [0, kMaxHertz = 1e6]", hertz);
+    detail::checkSpring(fn, "hertz", hertz, "dampingRatio", dampingRatio);
     require(joint.type != JointType::Mouse || hertz > 0.0f, fn, "hertz",
             "must be > 0 for a mouse joint", hertz);
-    require(isFinite(dampingRatio) && dampingRatio >= 0.0f && dampingRatio <= kMaxHertz, fn,
-            "dampingRatio", "must be in [0, 1e6]", dampingRatio);
     joint.params.hertz = hertz;
     joint.params.dampingRatio = dampingRatio;
     wakeJoint(*m_state, joint);
@@ -236,10 +227,7 @@ void World::setJointSpring(JointId id, float hertz, float dampingRatio) {
 void World::setWeldAngularSpring(JointId id, float hertz, float dampingRatio) {
     constexpr std::string_view fn = "World::setWeldAngularSpring";
     Joint& joint = changing(*m_state, id, fn, {JointType::Weld});
-    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxHertz, fn, "hertz",
-            "must be in [0, kMaxHertz = 1e6]", hertz);
-    require(isFinite(dampingRatio) && dampingRatio >= 0.0f && dampingRatio <= kMaxHertz, fn,
-            "dampingRatio", "must be in [0, 1e6]", dampingRatio);
+    detail::checkSpring(fn, "hertz", hertz, "dampingRatio", dampingRatio);
     joint.params.angularHertz = hertz;
     joint.params.angularDampingRatio = dampingRatio;
     wakeJoint(*m_state, joint);
@@ -260,8 +248,7 @@ float World::jointSpringDampingRatio(JointId id) const {
 void World::setJointLength(JointId id, float length) {
     constexpr std::string_view fn = "World::setJointLength";
     Joint& joint = changing(*m_state, id, fn, {JointType::Distance});
-    require(isFinite(length) && length >= 0.0f && length <= kMaxJointRange, fn, "length",
-            "must be in [0, kMaxJointRange = 1e8]", length);
+    detail::checkLength(fn, "length", length);
     joint.params.length = std::clamp(length, joint.params.lower, joint.params.upper);
     joint.impulses.length = 0.0f;
     wakeJoint(*m_state, joint);
@@ -291,8 +278,7 @@ Vec2 World::jointTarget(JointId id) const {
 void World::setJointMaxForce(JointId id, float maxForce) {
     constexpr std::string_view fn = "World::setJointMaxForce";
     Joint& joint = changing(*m_state, id, fn, {JointType::Mouse});
-    require(isFinite(maxForce) && maxForce >= 0.0f && maxForce <= kMaxJointForce, fn, "maxForce",
-            "must be in [0, kMaxJointForce = 1e30]", maxForce);
+    detail::checkForce(fn, "maxForce", maxForce);
     joint.params.maxForce = maxForce;
     wakeJoint(*m_state, joint);
 }

@@ -6,6 +6,7 @@
 #include "core/check.hpp"
 #include "rigid2d/world.hpp"
 #include "state/world_state.hpp"
+#include "world/joint_checks.hpp"
 
 namespace rigid2d {
 
@@ -17,31 +18,31 @@ using detail::requireFinite;
 
 namespace {
 
-void checkRange(std::string_view fn, std::string_view field, float value, float bound) {
-    require(isFinite(value) && std::fabs(value) <= bound, fn, field,
-            "must be finite with magnitude <= " + detail::describe(bound), value);
+/// A limit, a motor and a spring as revolute, prismatic and wheel joints take them: checked, then
+/// set in the joint's settings.
+void setLimit(std::string_view fn, detail::JointParams& p, bool enable, std::string_view lowerField,
+              float lower, std::string_view upperField, float upper) {
+    detail::checkLimits(fn, lowerField, lower, upperField, upper);
+    p.enableLimit = enable;
+    p.lower = lower;
+    p.upper = upper;
 }
 
-void checkSpring(std::string_view fn, std::string_view hertzField, float hertz,
-                 std::string_view dampingField, float damping) {
-    require(isFinite(hertz) && hertz >= 0.0f && hertz <= kMaxHertz, fn, hertzField,
-            "must be in [0, kMaxHertz = 1e6]", hertz);
-    require(isFinite(damping) && damping >= 0.0f && damping <= kMaxHertz, fn, dampingField,
-            "must be in [0, 1e6]", damping);
+void setMotor(std::string_view fn, detail::JointParams& p, bool enable, float speed,
+              std::string_view maxField, float maxForce) {
+    detail::checkRange(fn, "def.motorSpeed", speed, kMaxJointSpeed);
+    detail::checkForce(fn, maxField, maxForce);
+    p.enableMotor = enable;
+    p.motorSpeed = speed;
+    p.maxMotorForce = maxForce;
 }
 
-void checkLimits(std::string_view fn, std::string_view lowerField, float lower,
-                 std::string_view upperField, float upper) {
-    checkRange(fn, lowerField, lower, kMaxJointRange);
-    checkRange(fn, upperField, upper, kMaxJointRange);
-    require(lower <= upper, fn, lowerField,
-            "must be <= " + std::string(upperField) + " (" + detail::describe(upper) + ")", lower);
-}
-
-void checkMotor(std::string_view fn, float speed, std::string_view maxField, float maxForce) {
-    checkRange(fn, "def.motorSpeed", speed, kMaxJointSpeed);
-    require(isFinite(maxForce) && maxForce >= 0.0f && maxForce <= kMaxJointForce, fn, maxField,
-            "must be in [0, kMaxJointForce = 1e30]", maxForce);
+void setSpring(std::string_view fn, detail::JointParams& p, bool enable, float hertz,
+               float dampingRatio) {
+    detail::checkSpring(fn, "def.hertz", hertz, "def.dampingRatio", dampingRatio);
+    p.enableSpring = enable;
+    p.hertz = hertz;
+    p.dampingRatio = dampingRatio;
 }
 
 /// `point` (world frame) in the body's frame, refused unless within kMaxJointReach of its origin.
@@ -99,19 +100,11 @@ JointId World::createRevoluteJoint(const RevoluteJointDef& def) {
     auto& s = *m_state;
     Joint joint = frameJoint(s, fn, JointType::Revolute, def, def.anchor, "def.anchor", def.anchor,
                              "def.anchor");
-    checkLimits(fn, "def.lowerAngle", def.lowerAngle, "def.upperAngle", def.upperAngle);
-    checkMotor(fn, def.motorSpeed, "def.maxMotorTorque", def.maxMotorTorque);
-    checkSpring(fn, "def.hertz", def.hertz, "def.dampingRatio", def.dampingRatio);
-    detail::JointParams& p = joint.params;
-    p.enableLimit = def.enableLimit;
-    p.lower = def.lowerAngle;
-    p.upper = def.upperAngle;
-    p.enableMotor = def.enableMotor;
-    p.motorSpeed = def.motorSpeed;
-    p.maxMotorForce = def.maxMotorTorque;
-    p.enableSpring = def.enableSpring;
-    p.hertz = def.hertz;
-    p.dampingRatio = def.dampingRatio;
+    setLimit(fn, joint.params, def.enableLimit, "def.lowerAngle", def.lowerAngle, "def.upperAngle",
+             def.upperAngle);
+    setMotor(fn, joint.params, def.enableMotor, def.motorSpeed, "def.maxMotorTorque",
+             def.maxMotorTorque);
+    setSpring(fn, joint.params, def.enableSpring, def.hertz, def.dampingRatio);
     return link(s, joint);
 }
 
@@ -125,22 +118,15 @@ JointId World::createDistanceJoint(const DistanceJointDef& def) {
     const float length = def.length ? *def.length : static_cast<float>(std::hypot(dx, dy));
     const float minLength = def.minLength ? *def.minLength : length;
     const float maxLength = def.maxLength ? *def.maxLength : length;
-    const auto checkLength = [&](std::string_view field, float value) {
-        require(isFinite(value) && value >= 0.0f && value <= kMaxJointRange, fn, field,
-                "must be in [0, kMaxJointRange = 1e8]", value);
-    };
-    checkLength("def.length", length);
-    checkLength("def.minLength", minLength);
-    checkLength("def.maxLength", maxLength);
-    checkLimits(fn, "def.minLength", minLength, "def.maxLength", maxLength);
-    checkSpring(fn, "def.hertz", def.hertz, "def.dampingRatio", def.dampingRatio);
+    detail::checkLength(fn, "def.length", length);
+    detail::checkLength(fn, "def.minLength", minLength);
+    detail::checkLength(fn, "def.maxLength", maxLength);
+    detail::checkLimits(fn, "def.minLength", minLength, "def.maxLength", maxLength);
+    setSpring(fn, joint.params, def.enableSpring, def.hertz, def.dampingRatio);
     detail::JointParams& p = joint.params;
     p.lower = std::max(minLength, kMinJointLength);
     p.upper = std::max(maxLength, p.lower);
     p.length = std::clamp(length, p.lower, p.upper);
-    p.enableSpring = def.enableSpring;
-    p.hertz = def.hertz;
-    p.dampingRatio = def.dampingRatio;
     return link(s, joint);
 }
 
@@ -150,20 +136,11 @@ JointId World::createPrismaticJoint(const PrismaticJointDef& def) {
     Joint joint = frameJoint(s, fn, JointType::Prismatic, def, def.anchor, "def.anchor", def.anchor,
                              "def.anchor");
     joint.localAxisA = localAxis(fn, s.bodies[def.bodyA.index], def.axis);
-    checkLimits(fn, "def.lowerTranslation", def.lowerTranslation, "def.upperTranslation",
-                def.upperTranslation);
-    checkMotor(fn, def.motorSpeed, "def.maxMotorForce", def.maxMotorForce);
-    checkSpring(fn, "def.hertz", def.hertz, "def.dampingRatio", def.dampingRatio);
-    detail::JointParams& p = joint.params;
-    p.enableLimit = def.enableLimit;
-    p.lower = def.lowerTranslation;
-    p.upper = def.upperTranslation;
-    p.enableMotor = def.enableMotor;
-    p.motorSpeed = def.motorSpeed;
-    p.maxMotorForce = def.maxMotorForce;
-    p.enableSpring = def.enableSpring;
-    p.hertz = def.hertz;
-    p.dampingRatio = def.dampingRatio;
+    setLimit(fn, joint.params, def.enableLimit, "def.lowerTranslation", def.lowerTranslation,
+             "def.upperTranslation", def.upperTranslation);
+    setMotor(fn, joint.params, def.enableMotor, def.motorSpeed, "def.maxMotorForce",
+             def.maxMotorForce);
+    setSpring(fn, joint.params, def.enableSpring, def.hertz, def.dampingRatio);
     return link(s, joint);
 }
 
@@ -172,10 +149,10 @@ JointId World::createWeldJoint(const WeldJointDef& def) {
     auto& s = *m_state;
     Joint joint =
         frameJoint(s, fn, JointType::Weld, def, def.anchor, "def.anchor", def.anchor, "def.anchor");
-    checkSpring(fn, "def.linearHertz", def.linearHertz, "def.linearDampingRatio",
-                def.linearDampingRatio);
-    checkSpring(fn, "def.angularHertz", def.angularHertz, "def.angularDampingRatio",
-                def.angularDampingRatio);
+    detail::checkSpring(fn, "def.linearHertz", def.linearHertz, "def.linearDampingRatio",
+                        def.linearDampingRatio);
+    detail::checkSpring(fn, "def.angularHertz", def.angularHertz, "def.angularDampingRatio",
+                        def.angularDampingRatio);
     detail::JointParams& p = joint.params;
     p.hertz = def.linearHertz;
     p.dampingRatio = def.linearDampingRatio;
@@ -190,15 +167,9 @@ JointId World::createWheelJoint(const WheelJointDef& def) {
     Joint joint = frameJoint(s, fn, JointType::Wheel, def, def.anchor, "def.anchor", def.anchor,
                              "def.anchor");
     joint.localAxisA = localAxis(fn, s.bodies[def.bodyA.index], def.axis);
-    checkMotor(fn, def.motorSpeed, "def.maxMotorTorque", def.maxMotorTorque);
-    checkSpring(fn, "def.hertz", def.hertz, "def.dampingRatio", def.dampingRatio);
-    detail::JointParams& p = joint.params;
-    p.enableMotor = def.enableMotor;
-    p.motorSpeed = def.motorSpeed;
-    p.maxMotorForce = def.maxMotorTorque;
-    p.enableSpring = def.enableSpring;
-    p.hertz = def.hertz;
-    p.dampingRatio = def.dampingRatio;
+    setMotor(fn, joint.params, def.enableMotor, def.motorSpeed, "def.maxMotorTorque",
+             def.maxMotorTorque);
+    setSpring(fn, joint.params, def.enableSpring, def.hertz, def.dampingRatio);
     return link(s, joint);
 }
 
@@ -216,9 +187,8 @@ JointId World::createMouseJoint(const MouseJointDef& def) {
     joint.localAnchorB = localPoint(fn, "def.target", body, def.target);
     joint.target = def.target;
     joint.userData = def.userData;
-    require(isFinite(def.maxForce) && def.maxForce >= 0.0f && def.maxForce <= kMaxJointForce, fn,
-            "def.maxForce", "must be in [0, kMaxJointForce = 1e30]", def.maxForce);
-    checkSpring(fn, "def.hertz", def.hertz, "def.dampingRatio", def.dampingRatio);
+    detail::checkForce(fn, "def.maxForce", def.maxForce);
+    detail::checkSpring(fn, "def.hertz", def.hertz, "def.dampingRatio", def.dampingRatio);
     require(def.hertz > 0.0f, fn, "def.hertz", "must be > 0", def.hertz);
     joint.params.hertz = def.hertz;
     joint.params.dampingRatio = def.dampingRatio;

@@ -426,8 +426,8 @@ void World::setFriction(ShapeId id, float friction) {
     s.forEachContactOf(shape.body, [&](std::uint32_t c, std::uint32_t) {
         detail::Contact& contact = s.contacts[c];
         if (contact.shapeA == id.index || contact.shapeB == id.index)
-            contact.friction =
-                std::sqrt(s.shapes[contact.shapeA].friction * s.shapes[contact.shapeB].friction);
+            contact.friction = detail::mixFriction(s.shapes[contact.shapeA].friction,
+                                                   s.shapes[contact.shapeB].friction);
     });
 }
 

@@ -412,6 +412,56 @@ TEST_CASE("issue 12.3: a body that goes non-finite in a step is restored, at res
     }
 }
 
+TEST_CASE("a body thrown beyond the velocity bound by a joint is reset and its joint's impulses "
+          "dropped (found by the fuzzer)") {
+#if defined(__GLIBC__)
+    fedisableexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW); // re-enabled for the next test
+#endif
+    // A 0.1 mm disc hinged to the ground, warm-started with a motor impulse that spins it far
+    // beyond 1e18 rad/s: a restore refuses such velocities, so the step must never keep one.
+    World w;
+    const BodyId ground = w.createBody(BodyDef{});
+    BodyDef def;
+    def.type = BodyType::Dynamic;
+    const BodyId disc = w.createBody(def);
+    w.createCircle(disc, {}, Circle{{0.0f, 0.0f}, 1e-4f});
+    RevoluteJointDef hinge;
+    hinge.bodyA = ground;
+    hinge.bodyB = disc;
+    const JointId joint = w.createRevoluteJoint(hinge);
+    w.step(1 / 60.f);
+    detail::WorldAccess::state(w).joints[joint.index].impulses.motor = 1e5f;
+    REQUIRE_NOTHROW(w.step(1 / 60.f));
+    CHECK(w.stats().resetBodies == 1);
+    CHECK(w.angularVelocity(disc) == 0.0f);
+    CHECK(detail::WorldAccess::state(w).joints[joint.index].impulses.motor == 0.0f);
+    World copy;
+    REQUIRE_NOTHROW(copy.restore(w.snapshot()));
+    REQUIRE_NOTHROW(w.step(1 / 60.f));
+    CHECK(w.stats().resetBodies == 0);
+    CHECK(allFinite(w));
+}
+
+TEST_CASE("frictions whose product overflows a float mix to a finite friction (found by the "
+          "fuzzer)") {
+    // Any finite friction is accepted; the contact's geometric mean must stay finite, or the
+    // world cannot be saved (a snapshot holds finite numbers only).
+    World w = floorWorld(BroadPhaseType::SpatialHash);
+    ShapeDef rough;
+    rough.friction = 3e38f;
+    const BodyId lower = createCircle(w, {0.0f, 0.5f}, 0.5f, rough);
+    const BodyId upper = createCircle(w, {0.0f, 1.45f}, 0.5f, rough);
+    w.step(1 / 60.f);
+    std::vector<ShapeId> shapes;
+    w.forEachShape(upper, [&](ShapeId shape) { shapes.push_back(shape); });
+    for (const ShapeId shape : shapes) w.setFriction(shape, 2e38f);
+    for (int i = 0; i < 10; ++i) w.step(1 / 60.f);
+    CHECK(allFinite(w));
+    CHECK(w.position(upper).y > w.position(lower).y + 0.9f);
+    World copy;
+    CHECK_NOTHROW(copy.restore(w.snapshot()));
+}
+
 TEST_CASE("a cast whose end would overflow a float is refused (found by the fuzzer)") {
     for (const BroadPhaseType type : kAllBroadPhaseTypes) {
         CAPTURE(toString(type));
