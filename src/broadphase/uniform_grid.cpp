@@ -181,6 +181,8 @@ void UniformGrid::assignOffsets(std::size_t touched) {
 }
 
 void UniformGrid::file() {
+    if (m_orderPending) writeFilingOrder(m_order);
+    m_orderPending = false;
     // Pass 1, count (and the size histogram); re-count once if the sizes drifted.
     std::size_t touched = countCells();
     const bool drifted = !m_fixedCellSize && m_sizes.drifted(m_sizeReference);
@@ -250,10 +252,10 @@ void UniformGrid::file() {
     m_dirtyList.clear();
 }
 
-void UniformGrid::orderFromFiling() {
+void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
     // One slot of room: each entry is written, and kept only when primary.
-    m_order.resize(m_visitCount + m_overflow.size() + 1);
-    std::uint32_t* order = m_order.data();
+    out.resize(m_visitCount + m_overflow.size() + 1);
+    std::uint32_t* order = out.data();
     for (std::uint32_t c : m_occupied) {
         const std::uint32_t begin = m_begin[c];
         const std::uint32_t end = begin + m_count[c];
@@ -263,14 +265,15 @@ void UniformGrid::orderFromFiling() {
         }
     }
     order = std::copy(m_overflow.begin(), m_overflow.end(), order);
-    m_order.resize(static_cast<std::size_t>(order - m_order.data()));
+    out.resize(static_cast<std::size_t>(order - out.data()));
 }
 
 void UniformGrid::update() {
     if (m_dirtyList.empty()) return;
     file();
-    // The next filing visits the proxies in this one's order; findPairs would rebuild it too.
-    orderFromFiling();
+    // The next filing visits the proxies in this one's order: findPairs rebuilds it on its way,
+    // else the next file() does first.
+    m_orderPending = true;
 }
 
 // Every pair of the cell is tested; it is kept when the lower-left corner of the intersection
@@ -381,6 +384,7 @@ void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
     if (m_candidates.size() < room + 1) m_candidates.resize(room + 1);
     m_order.resize(m_visitCount + m_overflow.size() + 1);
     m_ordered = 0;
+    m_orderPending = false;
     ProxyPair* write = m_candidates.data();
     std::size_t tests = 0;
     for (std::uint32_t c : m_occupied) tests += cellPairs(c, write);
@@ -509,9 +513,12 @@ void UniformGrid::validate() const {
     for (std::uint32_t id = 0; id < m_dirty.size(); ++id) dirtyCount += m_dirty[id] != 0;
     R2D_CHECK(dirtyCount == m_dirtyList.size(), "dirty list does not match the dirty flags");
     for (std::uint32_t id : m_dirtyList) R2D_CHECK(m_dirty[id] != 0, "dirty list holds a clean id");
-    // The filing order holds each proxy live at the last filing once.
+    // The filing order (m_order, or the one the next file() writes first) holds each proxy live
+    // at the last filing once.
+    std::vector<std::uint32_t> pendingOrder;
+    if (m_orderPending) writeFilingOrder(pendingOrder);
     std::vector<std::uint8_t> ordered(capacity, 0);
-    for (std::uint32_t id : m_order) {
+    for (std::uint32_t id : m_orderPending ? pendingOrder : m_order) {
         R2D_CHECK(id < capacity && ordered[id] == 0 && m_inOrder[id] != 0,
                   "grid filing order lists a proxy twice or one it does not know");
         ordered[id] = 1;

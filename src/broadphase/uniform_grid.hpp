@@ -86,8 +86,8 @@ private:
     std::size_t cellPairs(std::uint32_t cell, ProxyPair*& write);
     /// The counting sort of every live proxy into the cells (see the header comment).
     void file();
-    /// m_order from the filing: the primary entries in cell order, then the overflow.
-    void orderFromFiling();
+    /// The filing order of the last file(): its primary entries in cell order, then the overflow.
+    void writeFilingOrder(std::vector<std::uint32_t>& out) const;
     void markDirty(std::uint32_t id) {
         if (m_dirty[id] != 0) return;
         m_dirty[id] = 1;
@@ -167,6 +167,7 @@ private:
 
     std::vector<ProxyPair> m_candidates; ///< findPairs scratch: room for every cell's pairs
     std::size_t m_ordered = 0;           ///< findPairs: ids written to m_order so far
+    bool m_orderPending = false; ///< m_order is the filing's before last: file() rewrites it first
     std::size_t m_overlapTests = 0;
 };
 
