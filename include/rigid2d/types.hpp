@@ -73,7 +73,11 @@ struct WorldDef {
     /// lighter one answers as if it had at least 1/ratio of the other's mass. Without it a body
     /// far heavier than the one under it falls through (the solver's iterations transfer about
     /// the lighter mass's worth of impulse each); with it a 1000 kg crate rests on a 1 g box.
-    /// The price: in a free collision the heavy body loses more speed than it physically would.
+    /// The price: in a free collision the heavy body loses more speed than it physically would,
+    /// and it feels the light body's load multiplied by the boost. So the limit is not applied
+    /// where the heavier body is held by a joint (other than a mouse joint): the joint carries
+    /// that body's load, and would stretch under the multiplied one (a motorised drum of light
+    /// boxes, a paddle in a pile).
     float maxContactMassRatio = 10.0f;
     /// m/s. Approach speeds below this get no restitution, so resting bodies do not jitter.
     float restitutionThreshold = 1.0f;

@@ -4,18 +4,37 @@ namespace rigid2d::detail {
 
 namespace {
 // Gauss-Seidel moves a contact's impulse by about the lighter body's mass times the velocity error
-// per iteration: under a body a million times heavier, a light one would need a million
-// iterations to hold it, and the heavy body falls through. Within one contact the lighter body is
-// therefore given at least 1 / maxMassRatio of the heavier body's mass (its inverse mass and
-// inertia scaled alike). The light body then answers the contact as a heavier one would: it holds
-// and passes on the load; in a free collision the heavy body loses more speed than it would.
-void limitMassRatio(float maxRatio, float& mA, float& iA, float& mB, float& iB) {
+// per iteration, and the soft contact's stiffness is that mass times its frequency squared: under
+// a body a million times heavier, a light one would need a million iterations to hold it, and the
+// heavy body falls through. Within one contact the lighter body is therefore given at least
+// 1 / maxMassRatio of the heavier body's mass (its inverse mass and inertia scaled alike): it holds
+// and passes on the load.
+//
+// The price is paid by the heavier body. To keep the light body where the contact wants it, the
+// contact's impulse grows by the boost factor (the boosted mass over the true one), and the heavy
+// body receives all of it: the light body's own weight, or the push of whatever drives it, reaches
+// the heavy body multiplied by that factor (4000 kg on a 0.06 kg box at ratio 10: 6400 times).
+// A loose heavy body only rests a little harder on what is under it; a heavy body held by a joint
+// (a motorised drum, a paddle, a crane arm) hands the multiplied load to the joint, which
+// stretches (v3_tumbler: 0.015 m instead of 7e-5 m). Such a body does not need the limit either:
+// its joint, not the light bodies, carries its load. So the limit applies only where the heavier
+// body is free of joints (mouse joints aside: a drag must not change how a body rests).
+//
+// The rule depends only on the pair and the joints, not on the contact's direction or history:
+// a boost that came and went from step to step would warm start the light body with an impulse
+// scaled for the boosted mass and launch it.
+void limitMassRatio(const PrepareContext& context, const ContactConstraint& c, float& mA, float& iA,
+                    float& mB, float& iB) {
+    const float maxRatio = context.maxMassRatio;
     if (maxRatio <= 0.0f || mA == 0.0f || mB == 0.0f) return;
-    if (mA > maxRatio * mB) {
+    const auto jointed = [&](std::uint32_t slot) {
+        return !context.jointed.empty() && context.jointed[slot] != 0;
+    };
+    if (mA > maxRatio * mB && !jointed(c.bodyB)) {
         const float scale = maxRatio * mB / mA;
         mA *= scale;
         iA *= scale;
-    } else if (mB > maxRatio * mA) {
+    } else if (mB > maxRatio * mA && !jointed(c.bodyA)) {
         const float scale = maxRatio * mA / mB;
         mB *= scale;
         iB *= scale;
@@ -23,12 +42,24 @@ void limitMassRatio(float maxRatio, float& mA, float& iA, float& mB, float& iB) 
 }
 } // namespace
 
+void markJointedBodies(std::span<const JointConstraint> joints, std::size_t bodyCount,
+                       std::vector<std::uint8_t>& jointed) {
+    jointed.clear(); // empty: no body is jointed (most scenes: no pass over the bodies)
+    if (joints.empty()) return;
+    jointed.assign(bodyCount, 0);
+    for (const JointConstraint& j : joints) {
+        if (j.type == JointType::Mouse) continue;
+        jointed[j.bodyA] = 1;
+        jointed[j.bodyB] = 1;
+    }
+}
+
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c) {
     const SolverState& a = context.bodies[c.bodyA];
     const SolverState& b = context.bodies[c.bodyB];
     float mA = context.motions[c.bodyA].invMass, iA = context.motions[c.bodyA].invInertia;
     float mB = context.motions[c.bodyB].invMass, iB = context.motions[c.bodyB].invInertia;
-    limitMassRatio(context.maxMassRatio, mA, iA, mB, iB);
+    limitMassRatio(context, c, mA, iA, mB, iB);
     c.invMassA = mA;
     c.invInertiaA = iA;
     c.invMassB = mB;

@@ -235,7 +235,10 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
                              const SolverSettings& settings) {
     const SubstepSettings s = substepSettings(settings);
     const float push = settings.maxContactPushSpeed;
-    const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio};
+    std::vector<std::uint8_t> jointed;
+    markJointedBodies(joints, bodies.size(), jointed);
+    const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio,
+                                 jointed};
     for (JointConstraint& j : joints) prepareJoint(j, s.joint);
     for (ContactConstraint& c : constraints) prepareConstraint(context, c);
     for (int i = 0; i < s.substeps; ++i) {
@@ -268,7 +271,9 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
         scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
     colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
     // Each constraint is prepared as it is packed (one pass over the constraints).
-    const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio};
+    markJointedBodies(joints, bodies.size(), scratch.jointed);
+    const PrepareContext context{bodies,         motions, s.contact, s.stiff, settings.maxMassRatio,
+                                 scratch.jointed};
     const bool bouncy = packWideContacts(context, constraints, scratch.colouring, scratch.wide);
     const std::span<WideContact> wide(scratch.wide);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();

@@ -36,6 +36,7 @@ namespace rigid2d::detail {
 struct ContactSolverScratch {
     std::vector<ConstraintBodies> bodies;
     std::vector<std::uint8_t> movable;
+    std::vector<std::uint8_t> jointed; ///< PrepareContext::jointed
     std::vector<std::uint32_t> bodyColours;
     ContactColouring colouring;
     std::vector<WideContact> wide;

@@ -132,3 +132,38 @@ TEST_CASE("issue 12.6: fast non-bullets do not pass static geometry in any direc
         }
     }
 }
+
+TEST_CASE("issue 14: a body squeezed against a static segment does not leave through it") {
+    // v3_spinner's blade drives a pile into its ring of segments, and bodies left through it. A
+    // kinematic box pressing a body down onto a two-sided segment is the same squeeze made sure:
+    // nothing can stop the box, so the body has to give; its centre must stay above the line, and
+    // once the box has passed it the body rests on the segment again.
+    for (const bool capsule : {false, true}) {
+        CAPTURE(capsule);
+        World world;
+        BodyDef groundDef;
+        const BodyId ground = world.createBody(groundDef);
+        world.createSegment(ground, ShapeDef{}, {{-5.0f, 0.0f}, {5.0f, 0.0f}});
+        BodyDef bodyDef;
+        bodyDef.type = BodyType::Dynamic;
+        bodyDef.position = {0.0f, 0.25f};
+        const BodyId body = world.createBody(bodyDef);
+        if (capsule)
+            world.createCapsule(body, ShapeDef{}, {{-0.25f, 0.0f}, {0.25f, 0.0f}, 0.25f});
+        else
+            world.createCircle(body, ShapeDef{}, {{0.0f, 0.0f}, 0.25f});
+        BodyDef pressDef;
+        pressDef.type = BodyType::Kinematic;
+        pressDef.position = {0.0f, 0.75f};
+        pressDef.linearVelocity = {0.0f, -2.0f};
+        const BodyId press = world.createBody(pressDef);
+        world.createBox(press, ShapeDef{}, {{0.0f, 0.0f}, {1.0f, 0.25f}});
+        float lowest = 1.0f;
+        for (int i = 0; i < 120; ++i) {
+            world.step(kDefaultTimeStep);
+            lowest = std::min(lowest, world.position(body).y);
+        }
+        CHECK(lowest > 0.0f);
+        CHECK(world.position(body).y == doctest::Approx(0.25f).epsilon(0.1));
+    }
+}

@@ -129,3 +129,57 @@ TEST_CASE("issue 12.5: a pile of mixed sizes (0.1 to 8 m) keeps its overlaps sma
     // little deeper than one resting box does.
     CHECK(deepestOverlap(world) <= 4.0f * world.def().linearSlop);
 }
+
+namespace {
+
+// A small v3_tumbler: a 1000 kg box drum of half size 5 m turned by a motor about a static pin,
+// with 200 boxes of 0.04 kg inside. Returns the largest pin separation over `seconds`.
+float drumJointError(const WorldDef& def, float seconds) {
+    World world(def);
+    BodyDef pinDef;
+    const BodyId pin = world.createBody(pinDef);
+    BodyDef drumDef;
+    drumDef.type = BodyType::Dynamic;
+    drumDef.position = {0.0f, 10.0f};
+    const BodyId drum = world.createBody(drumDef);
+    ShapeDef wall;
+    wall.density = 50.0f;
+    world.createBox(drum, wall, {{5.0f, 0.0f}, {0.25f, 5.0f}});
+    world.createBox(drum, wall, {{-5.0f, 0.0f}, {0.25f, 5.0f}});
+    world.createBox(drum, wall, {{0.0f, 5.0f}, {5.0f, 0.25f}});
+    world.createBox(drum, wall, {{0.0f, -5.0f}, {5.0f, 0.25f}});
+    RevoluteJointDef hinge;
+    hinge.bodyA = pin;
+    hinge.bodyB = drum;
+    hinge.anchor = {0.0f, 10.0f};
+    hinge.enableMotor = true;
+    hinge.motorSpeed = 0.5f;
+    hinge.maxMotorTorque = 1e8f;
+    const JointId joint = world.createRevoluteJoint(hinge);
+    for (int i = 0; i < 200; ++i)
+        createBox(world, {-4.0f + 0.4f * float(i % 20), 6.0f + 0.4f * float(i / 20)}, {0.1f, 0.1f});
+    float worst = 0.0f;
+    const int steps = static_cast<int>(seconds / kDefaultTimeStep);
+    for (int i = 0; i < steps; ++i) {
+        world.step(kDefaultTimeStep);
+        const Vec2 gap = world.jointAnchorB(joint) - world.jointAnchorA(joint);
+        worst = std::max(worst, std::hypot(gap.x, gap.y));
+    }
+    return worst;
+}
+
+} // namespace
+
+TEST_CASE("issue 14: the mass ratio limit leaves a jointed heavy body's contacts alone") {
+    // Boosting the light boxes in their contacts with the drum would hand the pin their weight
+    // multiplied by the boost (25,000 times here) and stretch it; the limit is for loose heavy
+    // bodies, so the pin holds as well as with no limit at all.
+    const float withLimit = drumJointError(WorldDef{}, 4.0f);
+    WorldDef noLimit;
+    noLimit.maxContactMassRatio = 0.0f;
+    const float withoutLimit = drumJointError(noLimit, 4.0f);
+    CAPTURE(withLimit);
+    CAPTURE(withoutLimit);
+    CHECK(withLimit <= 1e-3f);
+    CHECK(withLimit <= 2.0f * withoutLimit + 1e-5f);
+}
