@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -94,9 +95,14 @@ struct BroadPhaseStats {
 };
 
 /// Stores axis-aligned boxes ("proxies") exactly as given — the world adds any margin before it
-/// calls in — and answers which of them overlap (closed intervals). Implementations are not
-/// thread-safe; const functions may be called concurrently with each other (the step queries from
-/// several threads when the world has a scheduler, WorldDef::enqueueTask).
+/// calls in — and answers which of them overlap (closed intervals).
+///
+/// Changes come in batches: any number of insert / move / remove, then one `update()`, which
+/// brings whatever the structure keeps lazily up to date. From then until the next change, the
+/// const functions only read, so they may run concurrently with each other (the step queries
+/// from several threads when the world has a scheduler, WorldDef::enqueueTask). Queries between
+/// a change and `update()` still give the right answer, only possibly more slowly. The non-const
+/// functions are not thread-safe.
 class BroadPhase {
 public:
     virtual ~BroadPhase() = default;
@@ -108,10 +114,20 @@ public:
     virtual void move(ProxyId proxy, const AABB& box) = 0;
     /// Forgets `proxy`; its id may be handed out again. Throws `Error` for an unknown/removed id.
     virtual void remove(ProxyId proxy) = 0;
+    /// Ends a batch of insert / move / remove: afterwards the const functions read only (see
+    /// the class comment). Cheap when nothing changed. The default does nothing, which suits a
+    /// structure that is always up to date.
+    virtual void update() {}
 
     /// Every pair of stored proxies whose boxes overlap, exactly once, as (a, b) with a < b,
     /// sorted by (a, b): the same set and order from every implementation. `out` is cleared first.
     virtual void findPairs(std::vector<ProxyPair>& out) = 0;
+    /// The pairs of `findPairs` that involve at least one proxy of `moved` (live ids, each once,
+    /// in any order), in the same form: once each, a < b, sorted by (a, b). `out` is cleared
+    /// first. Throws `Error` for an unknown id or one listed twice, before anything changes.
+    /// The default runs one `query` per moved proxy; a structure may do better, for instance one
+    /// `findPairs` when most proxies moved.
+    virtual void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out);
     /// Calls visit once for each proxy whose box overlaps `region`; visit returns false to stop.
     virtual void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const = 0;
     /// Calls visit for proxies whose box the segment origin + t * translation, t in
@@ -133,13 +149,6 @@ public:
     virtual void validate() const {}
     /// Draws the structure (cells, buckets, intervals, nodes) that overlaps the draw's cull region.
     virtual void debugDraw(DebugDraw& /*draw*/) const {}
-
-    /// From how many moved proxies the world finds its new pairs with one `findPairs` (keeping
-    /// the pairs that involve a moved proxy) rather than one `query` per moved proxy. The default
-    /// suits structures whose queries are sublinear; one whose queries scan every proxy (brute
-    /// force, a sweep whose sorted axis is stale) returns a small number. Both paths give the
-    /// same pairs: this only chooses the cheaper one.
-    [[nodiscard]] virtual std::size_t pairSearchThreshold() const { return size() / 4 + 1; }
 };
 
 /// Creates a built-in broad phase. Throws `Error` for a bad config (non-positive bounds, NaN).

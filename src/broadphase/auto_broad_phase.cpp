@@ -106,28 +106,33 @@ void AutoBroadPhase::remove(ProxyId proxy) {
     m_proxies.remove(proxy);
 }
 
+BuiltInBroadPhase& AutoBroadPhase::builtIn(const Inner& inner) {
+    // Every inner kind is a built-in one (build() makes them with makeBroadPhase).
+    return static_cast<BuiltInBroadPhase&>(*inner.impl);
+}
+
 void AutoBroadPhase::searchIn(Inner& inner, std::vector<ProxyPair>& out) {
     const auto start = Clock::now();
-    inner.impl->findPairs(m_inner);
+    builtIn(inner).collectPairs(m_inner);
     out.clear();
     out.reserve(m_inner.size());
-    for (const ProxyPair& p : m_inner) {
-        const std::uint32_t a = inner.ourOf[toIndex(p.a)], b = inner.ourOf[toIndex(p.b)];
-        out.push_back({ProxyId{std::min(a, b)}, ProxyId{std::max(a, b)}});
-    }
-    sortPairs(out, m_scratch);
+    for (const ProxyPair& p : m_inner)
+        out.push_back(orderedPair(inner.ourOf[toIndex(p.a)], inner.ourOf[toIndex(p.b)]));
     inner.searchMs += msSince(start);
     ++inner.frames;
 }
 
-void AutoBroadPhase::findPairs(std::vector<ProxyPair>& out) {
+void AutoBroadPhase::collectPairs(std::vector<ProxyPair>& out) {
     searchIn(m_active, out);
     m_moveCount = 0;
     if (m_probe.impl) {
         std::vector<ProxyPair> shadow;
         searchIn(m_probe, shadow);
 #ifdef RIGID2D_VALIDATE
-        R2D_CHECK(shadow == out, "the candidate broad phase found other pairs");
+        std::vector<ProxyPair> found = out;
+        std::sort(found.begin(), found.end());
+        std::sort(shadow.begin(), shadow.end());
+        R2D_CHECK(shadow == found, "the candidate broad phase found other pairs");
 #endif
         const double probeCost = m_probe.searchMs + m_probe.moveMs;
         const double activeCost = m_active.searchMs + m_active.moveMs;
@@ -149,7 +154,7 @@ void AutoBroadPhase::startProbe() {
     m_probe = build(type);
     // One untimed search first: a structure's first search allocates and lays out its memory,
     // which would count against it otherwise.
-    m_probe.impl->findPairs(m_inner);
+    builtIn(m_probe).collectPairs(m_inner);
     // Both are timed over the same frames.
     m_active.searchMs = m_active.moveMs = 0;
     m_active.frames = 0;
@@ -189,9 +194,12 @@ void AutoBroadPhase::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                            [&](ProxyId in) { return visit(ProxyId{m_active.ourOf[toIndex(in)]}); });
 }
 
-std::size_t AutoBroadPhase::pairSearchThreshold() const {
-    return m_active.impl->pairSearchThreshold();
+void AutoBroadPhase::update() {
+    m_active.impl->update();
+    if (m_probe.impl) m_probe.impl->update();
 }
+
+std::size_t AutoBroadPhase::fullSearchFrom() const { return builtIn(m_active).fullSearchFrom(); }
 
 BroadPhaseStats AutoBroadPhase::stats() const {
     BroadPhaseStats s = m_active.impl->stats();

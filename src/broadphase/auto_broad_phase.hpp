@@ -12,19 +12,19 @@
 #include <memory>
 #include <vector>
 
-#include "broadphase/proxy_table.hpp"
+#include "broadphase/built_in_broad_phase.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
 
-class AutoBroadPhase final : public BroadPhase {
+class AutoBroadPhase final : public BuiltInBroadPhase {
 public:
     explicit AutoBroadPhase(const BroadPhaseConfig& config);
 
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
-    void findPairs(std::vector<ProxyPair>& out) override;
+    void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -35,7 +35,10 @@ public:
     [[nodiscard]] std::uint64_t userData(ProxyId proxy) const override;
     void validate() const override;
     void debugDraw(DebugDraw& draw) const override;
-    [[nodiscard]] std::size_t pairSearchThreshold() const override;
+    /// Brings the active kind (and the probe) up to date.
+    void update() override;
+    /// The active kind's.
+    [[nodiscard]] std::size_t fullSearchFrom() const override;
 
     /// The kind doing the work now.
     [[nodiscard]] BroadPhaseType active() const noexcept { return m_active.type; }
@@ -57,13 +60,13 @@ private:
     [[nodiscard]] Inner build(BroadPhaseType type) const;
     void insertInto(Inner& inner, std::uint32_t id, const AABB& box) const;
     void moveIn(Inner& inner, std::uint32_t id, const AABB& box, bool sample);
-    /// Runs inner's findPairs, timed, with the pairs in our ids and canonical order.
+    [[nodiscard]] static BuiltInBroadPhase& builtIn(const Inner& inner);
+    /// Runs inner's collectPairs, timed, with the pairs in our ids (a < b).
     void searchIn(Inner& inner, std::vector<ProxyPair>& out);
     void startProbe();
     void endProbe();
 
     BroadPhaseConfig m_config;
-    ProxyTable m_proxies;
     Inner m_active;
     Inner m_probe;               ///< the candidate being shadowed, when impl is set
     std::size_t m_frame = 0;     ///< pair searches so far
@@ -72,7 +75,7 @@ private:
     std::size_t m_nextProbe = 0; ///< index into kCandidates
     std::size_t m_switches = 0;
     std::uint32_t m_moveCount = 0; ///< moves since the last findPairs, for the sampling
-    std::vector<ProxyPair> m_inner, m_scratch;
+    std::vector<ProxyPair> m_inner;
 };
 
 } // namespace rigid2d::detail

@@ -19,7 +19,7 @@ void BruteForce::remove(ProxyId proxy) {
     m_proxies.remove(proxy);
 }
 
-void BruteForce::findPairs(std::vector<ProxyPair>& out) {
+void BruteForce::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     m_overlapTests = 0;
     const auto& boxes = m_proxies.boxes();

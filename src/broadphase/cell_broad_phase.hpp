@@ -18,11 +18,11 @@
 #include <string_view>
 #include <vector>
 
+#include "broadphase/built_in_broad_phase.hpp"
 #include "broadphase/cell_coords.hpp"
 #include "broadphase/cell_lists.hpp"
 #include "broadphase/cell_search.hpp"
 #include "broadphase/cell_size_tracker.hpp"
-#include "broadphase/proxy_table.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
@@ -33,7 +33,7 @@ struct CellBroadPhaseNames {
 };
 
 template <class Store>
-class CellBroadPhase final : public BroadPhase {
+class CellBroadPhase final : public BuiltInBroadPhase {
 public:
     /// The config is checked by makeBroadPhase.
     explicit CellBroadPhase(const BroadPhaseConfig& config);
@@ -41,7 +41,7 @@ public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
-    void findPairs(std::vector<ProxyPair>& out) override;
+    void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -81,13 +81,11 @@ private:
     bool m_fixedCellSize;
     float m_sizeReference = 0.0f; ///< median half extent the automatic cell size came from
 
-    ProxyTable m_proxies;
     CellSizeTracker m_sizes;
     std::vector<Placement> m_placement;
     std::vector<std::uint32_t> m_outliers;
 
     CellPairSearch m_search;
-    std::vector<ProxyPair> m_sortScratch;
     std::size_t m_overlapTests = 0;
 };
 

@@ -123,7 +123,7 @@ void CellBroadPhase<Store>::forEachOccupiedIn(const CellRange& range, F&& f) con
 }
 
 template <class Store>
-void CellBroadPhase<Store>::findPairs(std::vector<ProxyPair>& out) {
+void CellBroadPhase<Store>::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     rebuildIfSizesDrifted();
     const auto& boxes = m_proxies.boxes();
@@ -148,7 +148,6 @@ void CellBroadPhase<Store>::findPairs(std::vector<ProxyPair>& out) {
         }
     }
     m_overlapTests = tests;
-    sortPairs(out, m_sortScratch);
 }
 
 template <class Store>
@@ -203,8 +202,7 @@ BroadPhaseStats CellBroadPhase<Store>::stats() const {
     s.overlapTests = m_overlapTests;
     s.memoryBytes = m_proxies.memoryBytes() + m_store.memoryBytes() +
                     m_placement.capacity() * sizeof(Placement) +
-                    m_outliers.capacity() * sizeof(std::uint32_t) +
-                    m_sortScratch.capacity() * sizeof(ProxyPair);
+                    m_outliers.capacity() * sizeof(std::uint32_t) + pairScratchBytes();
     s.cellSize = m_store.ready() ? m_store.mapping().size() : 0.0f;
     s.levels = 1;
     return s;

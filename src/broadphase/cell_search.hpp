@@ -12,6 +12,7 @@
 #include "broadphase/cell_coords.hpp"
 #include "broadphase/cell_lists.hpp"
 #include "broadphase/geometry.hpp"
+#include "broadphase/pair_sort.hpp"
 #include "broadphase/proxy_table.hpp"
 #include "rigid2d/broad_phase.hpp"
 
@@ -52,10 +53,6 @@ std::size_t boxAgainstCell(const IdChunkPool& pool, const CellBucket& bucket, st
                            std::int32_t y, const CellMapping& mapping,
                            const std::vector<AABB>& boxes, std::uint32_t id, const AABB& box,
                            std::vector<ProxyPair>& out);
-
-[[nodiscard]] inline ProxyPair orderedPair(std::uint32_t a, std::uint32_t b) noexcept {
-    return a < b ? ProxyPair{ProxyId{a}, ProxyId{b}} : ProxyPair{ProxyId{b}, ProxyId{a}};
-}
 
 /// A thread's reusable id buffer for const queries: no allocation once warmed up, safe when a
 /// visitor runs another query (the nested one gets its own buffer).

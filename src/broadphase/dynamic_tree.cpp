@@ -394,7 +394,7 @@ void DynamicTree::relayout() {
     m_movedSinceLayout = 0;
 }
 
-void DynamicTree::findPairs(std::vector<ProxyPair>& out) {
+void DynamicTree::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     m_overlapTests = 0;
     if (m_movedSinceLayout * kRelayoutFraction > m_nodeCount) relayout();
@@ -422,7 +422,6 @@ void DynamicTree::findPairs(std::vector<ProxyPair>& out) {
         }
         collideSubtrees(node.child1, node.child2, out);
     }
-    sortPairs(out, m_pairScratch);
 }
 
 void DynamicTree::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
@@ -479,8 +478,8 @@ BroadPhaseStats DynamicTree::stats() const {
     s.levels = m_root == kNull ? 0 : m_nodes[m_root].height + 1;
     s.memoryBytes = m_proxies.memoryBytes() + m_nodes.capacity() * sizeof(Node) +
                     (m_leafOf.capacity() + m_pairStack.capacity()) * sizeof(std::uint32_t) +
-                    m_pairScratch.capacity() * sizeof(ProxyPair) +
-                    m_fatOf.capacity() * sizeof(AABB) + m_layoutNodes.capacity() * sizeof(Node) +
+                    pairScratchBytes() + m_fatOf.capacity() * sizeof(AABB) +
+                    m_layoutNodes.capacity() * sizeof(Node) +
                     (m_layoutOrder.capacity() + m_layoutIndex.capacity()) * sizeof(std::uint32_t);
     return s;
 }

@@ -16,17 +16,17 @@
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/proxy_table.hpp"
+#include "broadphase/built_in_broad_phase.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
 
-class DynamicTree final : public BroadPhase {
+class DynamicTree final : public BuiltInBroadPhase {
 public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
-    void findPairs(std::vector<ProxyPair>& out) override;
+    void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -73,7 +73,6 @@ private:
     /// Checks the subtree at `node`; returns its leaf count.
     std::size_t validateSubtree(std::uint32_t node, std::uint32_t parent) const;
 
-    ProxyTable m_proxies;
     std::vector<Node> m_nodes;
     std::vector<std::uint32_t> m_leafOf; // per proxy: its leaf node
     std::vector<AABB> m_fatOf; // per proxy: its leaf's fat box (move() reads it in id order)
@@ -81,7 +80,6 @@ private:
     std::uint32_t m_freeList = kNull;
     std::size_t m_nodeCount = 0; // nodes in the tree (not free)
     std::vector<std::uint32_t> m_pairStack;
-    std::vector<ProxyPair> m_pairScratch;
     std::size_t m_overlapTests = 0;
     std::size_t m_movedSinceLayout = 0; // insertions and reinsertions since the last relayout
     std::uint64_t m_fattened = 0;       // fat boxes made so far (seeds their margin jitter)

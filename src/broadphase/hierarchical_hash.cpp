@@ -134,7 +134,7 @@ void HierarchicalHash::remove(ProxyId proxy) {
     m_proxies.remove(proxy);
 }
 
-void HierarchicalHash::findPairs(std::vector<ProxyPair>& out) {
+void HierarchicalHash::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     rebuildIfSizesDrifted();
     const auto& boxes = m_proxies.boxes();
@@ -182,7 +182,6 @@ void HierarchicalHash::findPairs(std::vector<ProxyPair>& out) {
         }
     }
     m_overlapTests = tests;
-    sortPairs(out, m_sortScratch);
 }
 
 void HierarchicalHash::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
@@ -241,7 +240,7 @@ BroadPhaseStats HierarchicalHash::stats() const {
     s.memoryBytes = m_proxies.memoryBytes() + m_pool.memoryBytes() +
                     m_placement.capacity() * sizeof(Placement) +
                     m_big.capacity() * sizeof(std::uint32_t) + m_levels.capacity() * sizeof(Level) +
-                    m_sortScratch.capacity() * sizeof(ProxyPair);
+                    pairScratchBytes();
     for (const Level& lv : m_levels) {
         s.cells += lv.table.size();
         s.memoryBytes += lv.table.memoryBytes();

@@ -15,17 +15,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "broadphase/built_in_broad_phase.hpp"
 #include "broadphase/cell_coords.hpp"
 #include "broadphase/cell_lists.hpp"
 #include "broadphase/cell_search.hpp"
 #include "broadphase/cell_size_tracker.hpp"
 #include "broadphase/cell_table.hpp"
-#include "broadphase/proxy_table.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
 
-class HierarchicalHash final : public BroadPhase {
+class HierarchicalHash final : public BuiltInBroadPhase {
 public:
     /// The config is checked by makeBroadPhase.
     explicit HierarchicalHash(const BroadPhaseConfig& config);
@@ -33,7 +33,7 @@ public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
-    void findPairs(std::vector<ProxyPair>& out) override;
+    void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -80,7 +80,6 @@ private:
     float m_finest = 0.0f;        ///< finest cell edge; 0 until the first insert (automatic)
     float m_sizeReference = 0.0f; ///< median half extent the automatic size came from
 
-    ProxyTable m_proxies;
     CellSizeTracker m_sizes;
     std::vector<Level> m_levels; ///< created up to the highest level used
     IdChunkPool m_pool;          ///< the cell lists of every level
@@ -89,7 +88,6 @@ private:
 
     CellPairSearch m_search;
     std::vector<std::uint32_t> m_occupiedLevels; ///< findPairs scratch
-    std::vector<ProxyPair> m_sortScratch;
     std::size_t m_overlapTests = 0;
 };
 

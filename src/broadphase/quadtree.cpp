@@ -193,7 +193,7 @@ void Quadtree::remove(ProxyId proxy) {
 // contents' bounds meet. Lists of proxies carried down a subtree keep only those whose box meets
 // what the subtree holds, so a search stops where nothing can overlap. The bounds of each
 // subtree's contents are gathered first, in one pass: much tighter than the loose bounds.
-void Quadtree::findPairs(std::vector<ProxyPair>& out) {
+void Quadtree::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     m_overlapTests = 0;
     m_filtered.clear();
@@ -201,7 +201,6 @@ void Quadtree::findPairs(std::vector<ProxyPair>& out) {
     m_contents.resize(m_cells.size());
     gatherContents(m_root);
     pairsWithin(m_root, out);
-    sortPairs(out, m_scratch);
 }
 
 AABB Quadtree::gatherContents(std::uint32_t cell) {

@@ -10,17 +10,17 @@
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/proxy_table.hpp"
+#include "broadphase/built_in_broad_phase.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
 
-class Quadtree final : public BroadPhase {
+class Quadtree final : public BuiltInBroadPhase {
 public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
-    void findPairs(std::vector<ProxyPair>& out) override;
+    void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -73,12 +73,10 @@ private:
     AABB gatherContents(std::uint32_t cell);
     [[nodiscard]] std::size_t validateCell(std::uint32_t cell, std::uint32_t parent) const;
 
-    ProxyTable m_proxies;
     std::vector<Place> m_places; ///< by proxy id
     std::vector<Cell> m_cells;
     std::vector<std::uint32_t> m_freeCells;
     std::uint32_t m_root = kNone;
-    std::vector<ProxyPair> m_scratch;
     std::vector<std::uint32_t> m_filtered; ///< stacked lists of proxies carried down the walk
     std::vector<AABB> m_contents;          ///< by cell: bounds of its subtree's proxies (findPairs)
     std::size_t m_overlapTests = 0;

@@ -21,6 +21,7 @@ ProxyId SortedGrid::insert(const AABB& box, std::uint64_t userData) {
     const ProxyId id = m_proxies.insert("SortedGrid::insert", box, userData);
     m_sizes.add(box);
     markChanged(id);
+    m_stale = true;
     return id;
 }
 
@@ -29,12 +30,18 @@ void SortedGrid::move(ProxyId proxy, const AABB& box) {
     m_sizes.change(m_proxies.box(proxy), box);
     m_proxies.setBox(proxy, box);
     markChanged(proxy);
+    m_stale = true;
 }
 
 void SortedGrid::remove(ProxyId proxy) {
     m_proxies.checkLive("SortedGrid::remove", proxy);
     m_sizes.remove(m_proxies.box(proxy));
     m_proxies.remove(proxy); // its entry is skipped by the live check until the next filing
+    m_stale = true;
+}
+
+void SortedGrid::update() {
+    if (m_stale) file();
 }
 
 void SortedGrid::markChanged(ProxyId proxy) {
@@ -110,12 +117,13 @@ void SortedGrid::file() {
     for (const std::uint32_t i : m_changed) m_isChanged[i] = 0;
     m_changed.clear();
     m_filed = true;
+    m_stale = false;
 }
 
-void SortedGrid::findPairs(std::vector<ProxyPair>& out) {
+void SortedGrid::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     m_overlapTests = 0;
-    file();
+    update();
     const auto emit = [&](std::uint32_t a, std::uint32_t b) {
         out.push_back({ProxyId{std::min(a, b)}, ProxyId{std::max(a, b)}});
     };
@@ -167,7 +175,6 @@ void SortedGrid::findPairs(std::vector<ProxyPair>& out) {
                     forEachInCell(static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), test);
         }
     }
-    sortPairs(out, m_scratch);
 }
 
 // Between filings: the filed entries whose proxy is unchanged (live, not moved since), then the

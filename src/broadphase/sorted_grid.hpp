@@ -1,31 +1,31 @@
 #pragma once
-// The counting-sort grid ("hash vector"): no cell lists at all. Each pair search files every
-// proxy under the cell of its lower corner, hashed into a table: cells are counted, the counts
-// prefix-summed, and the proxies scattered into one dense array ordered by bucket, so a cell and
-// its neighbours are scanned in memory order. A proxy that spans at most two cells per axis meets
-// only proxies filed in its own cell and the 8 around it; each neighbouring pair of cells is
-// scanned from one side (the "forward" half of the 8). Proxies wider than that are few by the
-// cell size's choice (4 x the median half extent) and are tested against the cells they cover.
-// Unbounded: cell coordinates are hashed, never used as array indices.
+// The counting-sort grid ("hash vector"): no cell lists at all. The first update (or pair search)
+// after a change files every proxy under the cell of its lower corner, hashed into a table: cells
+// are counted, the counts prefix-summed, and the proxies scattered into one dense array ordered by
+// bucket, so a cell and its neighbours are scanned in memory order. A proxy that spans at most two
+// cells per axis meets only proxies filed in its own cell and the 8 around it; each neighbouring
+// pair of cells is scanned from one side (the "forward" half of the 8). Proxies wider than that are
+// few by the cell size's choice (4 x the median half extent) and are tested against the cells they
+// cover. Unbounded: cell coordinates are hashed, never used as array indices.
 
 #include <cstdint>
 #include <vector>
 
+#include "broadphase/built_in_broad_phase.hpp"
 #include "broadphase/cell_coords.hpp"
 #include "broadphase/cell_size_tracker.hpp"
-#include "broadphase/proxy_table.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
 
-class SortedGrid final : public BroadPhase {
+class SortedGrid final : public BuiltInBroadPhase {
 public:
     explicit SortedGrid(const BroadPhaseConfig& config) : m_fixedCellSize(config.cellSize) {}
 
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
-    void findPairs(std::vector<ProxyPair>& out) override;
+    void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -36,9 +36,10 @@ public:
     [[nodiscard]] std::uint64_t userData(ProxyId proxy) const override;
     void validate() const override;
     void debugDraw(DebugDraw& draw) const override;
-    /// The filing is rebuilt by findPairs, and one findPairs costs about what a query per proxy
-    /// would: the world should always search with findPairs.
-    [[nodiscard]] std::size_t pairSearchThreshold() const override { return 0; }
+    void update() override;
+    /// One findPairs over the filing costs about what a query per proxy would: findPairsOf
+    /// always searches in full.
+    [[nodiscard]] std::size_t fullSearchFrom() const override { return 0; }
 
 private:
     /// One filed proxy, its box copied so the scans read one dense array.
@@ -57,11 +58,11 @@ private:
     template <class F>
     void forEachInCell(std::int32_t x, std::int32_t y, F&& f) const;
 
-    ProxyTable m_proxies;
     CellSizeTracker m_sizes;
     float m_fixedCellSize = 0.0f;
     CellMapping m_mapping{1.0f};
-    bool m_filed = false; ///< a filing exists (findPairs ran); changes since are in m_changed
+    bool m_filed = false; ///< a filing exists (update ran); changes since are in m_changed
+    bool m_stale = true;  ///< a proxy was inserted, moved or removed since the filing
     std::vector<std::uint32_t> m_changed;  ///< proxies inserted or moved since the filing
     std::vector<std::uint8_t> m_isChanged; ///< by proxy id: in m_changed
 
@@ -70,7 +71,6 @@ private:
     std::vector<std::uint32_t> m_big;      ///< proxies spanning more than 2 cells on an axis
     std::vector<std::uint32_t> m_bucketOf; ///< scratch: bucket of each small proxy
     std::uint32_t m_mask = 0;
-    std::vector<ProxyPair> m_scratch;
     std::size_t m_overlapTests = 0;
 };
 

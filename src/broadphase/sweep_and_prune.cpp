@@ -17,7 +17,7 @@
 namespace rigid2d::detail {
 
 namespace {
-// Re-choose the sweep axis every this many synchronizations (a pass over all boxes), and switch
+// Re-choose the sweep axis every this many updates (a pass over all boxes), and switch
 // only when the other axis spreads this much more, so two similar spreads do not flip-flop
 // (every switch re-sorts from scratch).
 constexpr std::uint32_t kAxisCheckPeriod = 16;
@@ -90,7 +90,7 @@ void SweepAndPrune::remove(ProxyId proxy) {
     m_dirty = true;
 }
 
-void SweepAndPrune::synchronize() {
+void SweepAndPrune::update() {
     if (!m_dirty) return;
     if (!m_stale.empty()) {
         std::erase_if(m_endpoints,
@@ -111,13 +111,13 @@ void SweepAndPrune::synchronize() {
     refreshValues();
     sortEndpoints(sortedPrefix, m_axis != previousAxis);
     m_dirty = false;
-    ++m_syncCount;
+    ++m_updateCount;
 }
 
 void SweepAndPrune::chooseAxis() {
     const std::size_t count = m_proxies.size();
     const bool sizeDrifted = count > 2 * m_sizeAtAxisChoice || 2 * count < m_sizeAtAxisChoice;
-    if (m_syncCount % kAxisCheckPeriod != 0 && !sizeDrifted) return;
+    if (m_updateCount % kAxisCheckPeriod != 0 && !sizeDrifted) return;
     m_sizeAtAxisChoice = count;
     if (count < 2) return;
     // Variance of the centres per axis, in double so that +-1e6 coordinates do not cancel.
@@ -245,11 +245,10 @@ void SweepAndPrune::sweep(std::vector<ProxyPair>& out) {
     m_overlapTests = tests;
 }
 
-void SweepAndPrune::findPairs(std::vector<ProxyPair>& out) {
+void SweepAndPrune::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
-    synchronize();
+    update();
     sweep(out);
-    sortPairs(out, m_pairScratch);
 }
 
 template <class Visit>
@@ -313,7 +312,7 @@ BroadPhaseStats SweepAndPrune::stats() const {
                     (m_openSlot.capacity() + m_openProxy.capacity() + m_hits.capacity() +
                      m_pending.capacity() + m_stale.capacity()) *
                         sizeof(std::uint32_t) +
-                    m_flags.capacity() + m_pairScratch.capacity() * sizeof(ProxyPair);
+                    m_flags.capacity() + pairScratchBytes();
     return s;
 }
 
@@ -332,8 +331,9 @@ void SweepAndPrune::validate() const {
     const std::uint32_t capacity = m_proxies.capacity();
     R2D_CHECK(m_flags.size() == capacity && m_openSlot.size() == capacity,
               "per-proxy arrays out of step");
-    // Each proxy has both endpoints in the array exactly when it is live and was synchronized, or
-    // when it was removed (or removed and re-inserted) since: then its old ones await removal.
+    // Each proxy has both endpoints in the array exactly when it is live and was brought in by an
+    // update, or when it was removed (or removed and re-inserted) since: then its old ones await
+    // removal.
     std::vector<std::uint32_t> minAt(capacity, std::numeric_limits<std::uint32_t>::max());
     std::vector<std::uint32_t> maxAt(capacity, std::numeric_limits<std::uint32_t>::max());
     for (std::uint32_t i = 0; i < m_endpoints.size(); ++i) {

@@ -6,32 +6,36 @@
 // The sweep axis is the one along which the box centres spread most; it is re-chosen now and
 // then, and a switch re-sorts the array from scratch.
 //
-// insert/move/remove only record what changed; the array catches up in findPairs. Queries and ray
-// casts use the sorted array when it is up to date (after findPairs, the usual order in a game
-// step) and scan every proxy otherwise.
+// insert/move/remove only record what changed; the array catches up in update() (or findPairs).
+// Queries and ray casts use the sorted array when it is up to date and scan every proxy
+// otherwise.
 
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/proxy_table.hpp"
+#include "broadphase/built_in_broad_phase.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
 
-class SweepAndPrune final : public BroadPhase {
+class SweepAndPrune final : public BuiltInBroadPhase {
 public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
-    void findPairs(std::vector<ProxyPair>& out) override;
+    void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
     [[nodiscard]] std::size_t size() const override { return m_proxies.size(); }
     [[nodiscard]] std::string_view name() const override { return "sap"; }
-    /// Queries scan every proxy until findPairs brings the sorted axis up to date, and that
-    /// update is close to linear on coherent motion: a few moved proxies already justify it.
-    [[nodiscard]] std::size_t pairSearchThreshold() const override { return 8; }
+    /// Brings the endpoint array up to date: drops removed proxies, adds inserted ones,
+    /// refreshes the values, re-chooses the axis now and then, and sorts (close to linear on
+    /// coherent motion).
+    void update() override;
+    /// A query walks every endpoint within the widest interval of its box, the sweep about
+    /// every endpoint once: a few moved proxies already make the sweep the cheaper.
+    [[nodiscard]] std::size_t fullSearchFrom() const override { return 8; }
     [[nodiscard]] BroadPhaseStats stats() const override;
     [[nodiscard]] AABB box(ProxyId proxy) const override;
     [[nodiscard]] std::uint64_t userData(ProxyId proxy) const override;
@@ -54,9 +58,6 @@ private:
     /// Per-proxy bookkeeping of what the endpoint array still has to catch up on.
     enum : std::uint8_t { kPendingInsert = 1, kStale = 2 };
 
-    /// Brings the endpoint array up to date: drops removed proxies, adds inserted ones, refreshes
-    /// the values, re-chooses the axis now and then, and sorts.
-    void synchronize();
     void chooseAxis();
     void refreshValues();
     void sortEndpoints(std::size_t sortedPrefix, bool fromScratch);
@@ -66,7 +67,6 @@ private:
     template <class Visit>
     void forCandidates(float lo, float hi, Visit&& visit) const;
 
-    ProxyTable m_proxies;
     std::vector<Endpoint> m_endpoints; // sorted when !m_dirty
     std::vector<Endpoint> m_scratch;
     // The sweep's open intervals: their other-axis extent and proxy, and per proxy its slot.
@@ -76,13 +76,12 @@ private:
     std::vector<std::uint32_t> m_openSlot;
     std::vector<std::uint32_t> m_hits;    // open slots that overlap the interval being opened
     std::vector<std::uint8_t> m_flags;    // per proxy: kPendingInsert | kStale
-    std::vector<std::uint32_t> m_pending; // proxies inserted since the last synchronize
+    std::vector<std::uint32_t> m_pending; // proxies inserted since the last update
     std::vector<std::uint32_t> m_stale;   // proxies whose endpoints must be dropped
-    std::vector<ProxyPair> m_pairScratch;
     int m_axis = 0;
-    bool m_dirty = false;          // boxes changed since the array was last brought up to date
-    double m_maxWidth = 0.0;       // widest interval on the sweep axis at the last synchronize
-    std::uint32_t m_syncCount = 0; // synchronizations so far, to re-choose the axis now and then
+    bool m_dirty = false;            // boxes changed since the array was last brought up to date
+    double m_maxWidth = 0.0;         // widest interval on the sweep axis at the last update
+    std::uint32_t m_updateCount = 0; // updates so far, to re-choose the axis now and then
     std::size_t m_sizeAtAxisChoice = 0;
     std::size_t m_overlapTests = 0;
 };

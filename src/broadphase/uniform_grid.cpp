@@ -181,6 +181,8 @@ void UniformGrid::assignOffsets(std::size_t touched) {
 }
 
 void UniformGrid::file() {
+    if (m_orderPending) writeFilingOrder(m_order);
+    m_orderPending = false;
     // Pass 1, count (and the size histogram); re-count once if the sizes drifted.
     std::size_t touched = countCells();
     const bool drifted = !m_fixedCellSize && m_sizes.drifted(m_sizeReference);
@@ -250,10 +252,10 @@ void UniformGrid::file() {
     m_dirtyList.clear();
 }
 
-void UniformGrid::orderFromFiling() {
+void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
     // One slot of room: each entry is written, and kept only when primary.
-    m_order.resize(m_visitCount + m_overflow.size() + 1);
-    std::uint32_t* order = m_order.data();
+    out.resize(m_visitCount + m_overflow.size() + 1);
+    std::uint32_t* order = out.data();
     for (std::uint32_t c : m_occupied) {
         const std::uint32_t begin = m_begin[c];
         const std::uint32_t end = begin + m_count[c];
@@ -263,20 +265,15 @@ void UniformGrid::orderFromFiling() {
         }
     }
     order = std::copy(m_overflow.begin(), m_overflow.end(), order);
-    m_order.resize(static_cast<std::size_t>(order - m_order.data()));
+    out.resize(static_cast<std::size_t>(order - out.data()));
 }
 
-void UniformGrid::fileIfStale() const {
-    if (!m_stale.load(std::memory_order_acquire)) return;
-    const std::lock_guard<std::mutex> lock(m_fileMutex);
-    if (!m_stale.load(std::memory_order_relaxed)) return; // another query filed meanwhile
-    // Filing changes no box, id or answer, only how they are stored. A grid is only created
-    // non-const (makeBroadPhase), so writing through the cast is defined.
-    auto* self = const_cast<UniformGrid*>(this);
-    self->file();
-    self->orderFromFiling();
-    // Last, releasing the filing to the queries that will see the flag clear without the lock.
-    m_stale.store(false, std::memory_order_release);
+void UniformGrid::update() {
+    if (m_dirtyList.empty()) return;
+    file();
+    // The next filing visits the proxies in this one's order: findPairs rebuilds it on its way,
+    // else the next file() does first.
+    m_orderPending = true;
 }
 
 // Every pair of the cell is tested; it is kept when the lower-left corner of the intersection
@@ -374,13 +371,10 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
     return std::size_t{n} * (n - 1) / 2;
 }
 
-void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
+void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
-    // Already filed when a query came after the last change (m_order is rebuilt below anyway).
-    if (m_stale.load(std::memory_order_relaxed)) {
-        file();
-        m_stale.store(false, std::memory_order_relaxed);
-    }
+    // Already filed when update() came after the last change (m_order is rebuilt below anyway).
+    if (!m_dirtyList.empty()) file();
     // The pairs of each occupied cell, written to m_candidates (room for every pair a cell can
     // have, counted beforehand); on the way, the next filing order (primary entries in cell
     // order, then the overflow).
@@ -390,6 +384,7 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
     if (m_candidates.size() < room + 1) m_candidates.resize(room + 1);
     m_order.resize(m_visitCount + m_overflow.size() + 1);
     m_ordered = 0;
+    m_orderPending = false;
     ProxyPair* write = m_candidates.data();
     std::size_t tests = 0;
     for (std::uint32_t c : m_occupied) tests += cellPairs(c, write);
@@ -426,15 +421,16 @@ void UniformGrid::findPairs(std::vector<ProxyPair>& out) {
         }
     }
     m_overlapTests = tests;
-    sortPairs(out, m_sortScratch);
 }
 
 template <class F>
 void UniformGrid::forEachFiled(std::int32_t x, std::int32_t y, F&& f) const {
     const std::size_t cell = cellIndex(x, y);
     const std::uint32_t begin = m_begin[cell];
-    // Queries file first: every entry is live and holds its proxy's current box.
-    for (std::uint32_t i = begin; i < begin + m_count[cell]; ++i) f(m_entries[i]);
+    // After update() every entry is live and holds its proxy's current box.
+    const bool filed = m_dirtyList.empty();
+    for (std::uint32_t i = begin; i < begin + m_count[cell]; ++i)
+        if (filed || isCurrent(m_entries[i].id)) f(m_entries[i]);
 }
 
 template <class F>
@@ -447,7 +443,6 @@ void UniformGrid::forEachUnfiled(F&& f) const {
 
 void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("UniformGrid::query", "region", region);
-    fileIfStale();
     const CellRange range = m_mapping.rangeOf(region);
     if (range.cellCount() > cellBudget()) return scanQuery(m_proxies, region, visit);
     ScratchIds scratch;
@@ -459,15 +454,15 @@ void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) co
             });
         });
     }
-    for (std::uint32_t id : m_overflow)
+    forEachUnfiled([&](std::uint32_t id) {
         if (overlaps(m_proxies.box(ProxyId{id}), region)) scratch.ids.push_back(id);
+    });
     visitInIdOrder(scratch.ids, visit);
 }
 
 void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                           FunctionRef<float(ProxyId)> visit) const {
     checkRayArguments("UniformGrid::rayCast", origin, translation, maxFraction);
-    fileIfStale();
     const RaySpan ray = raySpan(origin, translation, maxFraction, m_mapping.size());
     if (rayCellEstimate(m_mapping, ray) > cellBudget())
         return scanRayCast(m_proxies, origin, translation, maxFraction, visit);
@@ -475,7 +470,7 @@ void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
     forEachRayCell(m_mapping, ray, [&](std::int32_t x, std::int32_t y) {
         forEachFiled(x, y, [&](const CellEntry& e) { scratch.ids.push_back(e.id); });
     });
-    scratch.ids.insert(scratch.ids.end(), m_overflow.begin(), m_overflow.end());
+    forEachUnfiled([&](std::uint32_t id) { scratch.ids.push_back(id); });
     visitRayInIdOrder(scratch.ids, m_proxies.boxes(), origin, translation, maxFraction, visit);
 }
 
@@ -518,11 +513,12 @@ void UniformGrid::validate() const {
     for (std::uint32_t id = 0; id < m_dirty.size(); ++id) dirtyCount += m_dirty[id] != 0;
     R2D_CHECK(dirtyCount == m_dirtyList.size(), "dirty list does not match the dirty flags");
     for (std::uint32_t id : m_dirtyList) R2D_CHECK(m_dirty[id] != 0, "dirty list holds a clean id");
-    R2D_CHECK(m_stale.load(std::memory_order_relaxed) || m_dirtyList.empty(),
-              "grid has changes but is not marked for filing");
-    // The filing order holds each proxy live at the last filing once.
+    // The filing order (m_order, or the one the next file() writes first) holds each proxy live
+    // at the last filing once.
+    std::vector<std::uint32_t> pendingOrder;
+    if (m_orderPending) writeFilingOrder(pendingOrder);
     std::vector<std::uint8_t> ordered(capacity, 0);
-    for (std::uint32_t id : m_order) {
+    for (std::uint32_t id : m_orderPending ? pendingOrder : m_order) {
         R2D_CHECK(id < capacity && ordered[id] == 0 && m_inOrder[id] != 0,
                   "grid filing order lists a proxy twice or one it does not know");
         ordered[id] = 1;

@@ -23,29 +23,26 @@
 // scattering walk the cell array almost sequentially; the box reads that jump are prefetched.
 //
 // Between filings the entries of moved, removed or re-inserted proxies are stale: those proxies
-// are "dirty". The first query or ray cast after a change files too, once: the world queries
-// once per moved proxy when few moved, and testing every dirty proxy in each of those queries
-// was O(moved^2) per step (5 ms of pairs stage in a 10000-circle rain), a filing is
-// O(proxies + occupied cells) once. Queries are const and may run concurrently, so that filing
-// runs under a mutex, behind an atomic flag that makes the clean case one load. findPairs files
-// only when something changed since. After a filing every live proxy is in exactly the cells its
-// box overlaps (validate() checks it).
+// are "dirty". update() files once after a batch of changes: the world queries once per moved
+// proxy when few moved, and testing every dirty proxy in each of those queries was O(moved^2)
+// per step (5 ms of pairs stage in a 10000-circle rain), a filing is O(proxies + occupied cells)
+// once. A query before update() skips the stale entries and tests the dirty proxies one by one:
+// right, only slower. findPairs files only when something changed since. After a filing every
+// live proxy is in exactly the cells its box overlaps (validate() checks it).
 // `maxGridCells` caps the cell array: the cell edge grows to respect it.
 
-#include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
+#include "broadphase/built_in_broad_phase.hpp"
 #include "broadphase/cell_coords.hpp"
 #include "broadphase/cell_search.hpp"
 #include "broadphase/cell_size_tracker.hpp"
-#include "broadphase/proxy_table.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
 
-class UniformGrid final : public BroadPhase {
+class UniformGrid final : public BuiltInBroadPhase {
 public:
     /// The config is checked by makeBroadPhase.
     explicit UniformGrid(const BroadPhaseConfig& config);
@@ -53,7 +50,9 @@ public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
-    void findPairs(std::vector<ProxyPair>& out) override;
+    /// Files the changes since the last filing, if any.
+    void update() override;
+    void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -87,13 +86,9 @@ private:
     std::size_t cellPairs(std::uint32_t cell, ProxyPair*& write);
     /// The counting sort of every live proxy into the cells (see the header comment).
     void file();
-    /// For queries: files if anything changed since the last filing (under m_fileMutex), and
-    /// rebuilds the filing order that findPairs would otherwise rebuild.
-    void fileIfStale() const;
-    /// m_order from the filing: the primary entries in cell order, then the overflow.
-    void orderFromFiling();
+    /// The filing order of the last file(): its primary entries in cell order, then the overflow.
+    void writeFilingOrder(std::vector<std::uint32_t>& out) const;
     void markDirty(std::uint32_t id) {
-        m_stale.store(true, std::memory_order_relaxed);
         if (m_dirty[id] != 0) return;
         m_dirty[id] = 1;
         m_dirtyList.push_back(id);
@@ -101,7 +96,8 @@ private:
     /// Calls f(id) for each proxy that may be live: m_order, then new ids of the dirty list.
     template <class F>
     void forEachInFilingOrder(F&& f) const;
-    /// Calls f(entry) for each entry of cell (x, y); for queries, which file first.
+    /// Calls f(entry) for each current entry of cell (x, y): all of them after update(), else
+    /// those whose proxy is not dirty.
     template <class F>
     void forEachFiled(std::int32_t x, std::int32_t y, F&& f) const;
     /// Calls f(id) for each live proxy not in the cells: filed overflow, then dirty proxies.
@@ -127,7 +123,6 @@ private:
     bool m_fixedCellSize;
     float m_sizeReference = 0.0f; ///< median half extent the automatic cell size came from
 
-    ProxyTable m_proxies;
     CellSizeTracker m_sizes; ///< the boxes of the last filing (move stays a plain store)
     CellMapping m_mapping;
     std::int32_t m_columns = 0;
@@ -170,13 +165,9 @@ private:
     std::vector<std::uint8_t> m_dirty;
     std::vector<std::uint32_t> m_dirtyList;
 
-    // Set by every change, cleared by file(); read by const queries from any thread.
-    mutable std::atomic<bool> m_stale{false};
-    mutable std::mutex m_fileMutex;
-
     std::vector<ProxyPair> m_candidates; ///< findPairs scratch: room for every cell's pairs
     std::size_t m_ordered = 0;           ///< findPairs: ids written to m_order so far
-    std::vector<ProxyPair> m_sortScratch;
+    bool m_orderPending = false; ///< m_order is the filing's before last: file() rewrites it first
     std::size_t m_overlapTests = 0;
 };
 

@@ -77,8 +77,7 @@ BroadPhaseStats UniformGrid::stats() const {
                     m_candidates.capacity() * sizeof(ProxyPair) +
                     m_entries.capacity() * sizeof(CellEntry) +
                     m_overflow.capacity() * sizeof(std::uint32_t) + m_dirty.capacity() +
-                    m_dirtyList.capacity() * sizeof(std::uint32_t) +
-                    m_sortScratch.capacity() * sizeof(ProxyPair);
+                    m_dirtyList.capacity() * sizeof(std::uint32_t) + pairScratchBytes();
     s.cellSize = m_mapping.size();
     s.levels = 1;
     return s;

@@ -12,17 +12,8 @@ Joint& WorldState::checkedJoint(JointId id, std::string_view function) {
 }
 
 std::uint32_t WorldState::createJoint(const Joint& joint) {
-    std::uint32_t index;
-    if (!freeJoints.empty()) {
-        index = freeJoints.back();
-        freeJoints.pop_back();
-    } else {
-        index = static_cast<std::uint32_t>(joints.size());
-        joints.emplace_back();
-    }
-    // A freed slot already carries its bumped generation (destroyJointSlot).
-    const std::uint32_t generation =
-        joints[index].generation != 0 ? joints[index].generation : nextGeneration(0);
+    const std::uint32_t index = jointPool.take(joints);
+    const std::uint32_t generation = SlotPool::generationFor(joints[index].generation);
     Joint& slot = joints[index];
     slot = joint;
     slot.generation = generation;
@@ -71,10 +62,7 @@ void WorldState::destroyJointSlot(std::uint32_t jointIndex) {
     }
     const std::uint32_t bodyA = joint.edges[0].body, bodyB = joint.edges[1].body;
     const bool filtered = bodyA != kNullIndex && !joint.collideConnected;
-    const std::uint32_t generation = nextGeneration(joint.generation);
-    joint = Joint{};
-    joint.generation = generation;
-    if (generation != 0) freeJoints.push_back(jointIndex);
+    jointPool.release(joints, jointIndex);
     --jointCount;
     if (bodyA != kNullIndex) wake(bodyA);
     wake(bodyB);

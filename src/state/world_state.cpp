@@ -23,8 +23,7 @@ std::uint64_t nextWorldSerial() {
 
 WorldState::WorldState(const WorldDef& worldDef) : def(worldDef), serial(nextWorldSerial()) {
     broadPhase = makeBroadPhase(def.broadPhase, def.broadPhaseConfig);
-    workerPairs.resize(static_cast<std::size_t>(def.workerCount));
-    workerCounts.resize(static_cast<std::size_t>(def.workerCount));
+    contactStage.workerCounts.resize(static_cast<std::size_t>(def.workerCount));
 }
 
 Body& WorldState::checkedBody(BodyId id, std::string_view function) {
@@ -48,11 +47,6 @@ Chain& WorldState::checkedChain(ChainId id, std::string_view function) {
 void WorldState::requireUnlocked(std::string_view function) const {
     require(lockDepth == 0, function, "world",
             "cannot be changed from inside a query or visit callback");
-}
-
-// 0 when the slot's counter is exhausted: the slot is retired, so an id never aliases.
-std::uint32_t WorldState::nextGeneration(std::uint32_t previous) const noexcept {
-    return previous + 1u;
 }
 
 void WorldState::markMoved(std::uint32_t shapeIndex) {
@@ -112,10 +106,7 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
     *link = shape.nextInBody;
     --body.shapeCount;
 
-    const std::uint32_t generation = nextGeneration(shape.generation);
-    shape = Shape{};
-    shape.generation = generation;
-    if (generation != 0) freeShapes.push_back(shapeIndex);
+    shapePool.release(shapes, shapeIndex);
     --shapeCount;
 }
 
@@ -125,10 +116,7 @@ void WorldState::destroyChainSlot(std::uint32_t chainIndex) {
     // each unlink is immediate rather than a walk down the list.
     for (auto link = chain.links.rbegin(); link != chain.links.rend(); ++link)
         destroyShapeSlot(*link);
-    const std::uint32_t generation = nextGeneration(chain.generation);
-    chain = Chain{};
-    chain.generation = generation;
-    if (generation != 0) freeChains.push_back(chainIndex);
+    chainPool.release(chains, chainIndex);
 }
 
 void WorldState::addAwake(std::uint32_t bodyIndex) {
@@ -209,14 +197,7 @@ bool WorldState::shouldCollide(std::uint32_t shapeA, std::uint32_t shapeB) const
 
 void WorldState::createContact(std::uint32_t shapeA, std::uint32_t shapeB) {
     R2D_ASSERT(shapeA < shapeB, "createContact: shapes must be ordered");
-    std::uint32_t index;
-    if (!freeContacts.empty()) {
-        index = freeContacts.back();
-        freeContacts.pop_back();
-    } else {
-        index = static_cast<std::uint32_t>(contacts.size());
-        contacts.emplace_back();
-    }
+    const std::uint32_t index = contactPool.take(contacts);
     const Shape& a = shapes[shapeA];
     const Shape& b = shapes[shapeB];
     Contact& contact = contacts[index];
@@ -274,7 +255,7 @@ void WorldState::destroyContact(std::uint32_t contactIndex, bool deferEvents) {
     }
     pairs.erase(pairKey(contact.shapeA, contact.shapeB));
     contact.live = false;
-    freeContacts.push_back(contactIndex);
+    contactPool.free(contactIndex);
     --contactCount;
 }
 

@@ -20,6 +20,8 @@
 #include "state/joint.hpp"
 #include "state/pair_map.hpp"
 #include "state/shape.hpp"
+#include "state/slot_pool.hpp"
+#include "state/stage_scratch.hpp"
 
 namespace rigid2d::detail {
 
@@ -57,19 +59,19 @@ struct WorldState {
     std::uint64_t serial = 0; ///< this world's tag in its ids, never 0 and never reused
 
     std::vector<Body> bodies;
-    std::vector<std::uint32_t> freeBodies;
+    SlotPool bodyPool;
     std::size_t bodyCount = 0;
     std::vector<Shape> shapes;
-    std::vector<std::uint32_t> freeShapes;
+    SlotPool shapePool;
     std::size_t shapeCount = 0;
     std::vector<Chain> chains;
-    std::vector<std::uint32_t> freeChains;
+    SlotPool chainPool;
     std::vector<Contact> contacts;
-    std::vector<std::uint32_t> freeContacts;
+    SlotPool contactPool;
     std::size_t contactCount = 0;
     PairMap pairs;
     std::vector<Joint> joints;
-    std::vector<std::uint32_t> freeJoints;
+    SlotPool jointPool;
     std::size_t jointCount = 0;
 
     std::unique_ptr<BroadPhase> broadPhase;
@@ -78,9 +80,12 @@ struct WorldState {
 
     std::vector<std::uint32_t> awakeBodies;
 
-    // Step scratch, reused every step.
-    std::vector<std::uint64_t> newPairs;
-    std::vector<ProxyPair> allPairs; ///< findPairs output when many proxies moved
+    // Step scratch, reused every step: each stage's own (stage_scratch.hpp), then the solver's.
+    PairStageScratch pairStage;
+    ContactStageScratch contactStage;
+    ContinuousStageScratch continuousStage;
+    RefitStageScratch refitStage;
+    SleepStageScratch sleepStage;
     std::vector<SolverState> solverBodies;
     std::vector<std::uint32_t> bodySlots;  ///< body slot -> solver slot, 0 if not awake
     std::vector<std::uint8_t> slotDynamic; ///< solver slot -> body is dynamic
@@ -89,20 +94,8 @@ struct WorldState {
     std::span<ContactConstraint> activeConstraints; ///< this step's, a prefix of constraints
     std::vector<JointConstraint> jointConstraints;  ///< this step's joints with an awake body
     ContactSolverScratch solverScratch;
-    std::vector<std::uint32_t> islandParent;
-    std::vector<std::uint32_t> islandLinks;
-    std::vector<std::uint8_t> islandSleeps;
-    std::vector<float> sleepTimes;
-    std::vector<float> islandMinTime;
-    std::vector<std::uint32_t> wakeStack;
-    std::vector<AABB> placeScratch; ///< placeBody's old fat boxes
-    // Scratch of the stages that run in pieces (core/parallel_for.hpp).
-    std::vector<std::uint8_t> contactUpdates; ///< contact slot -> what its narrow phase found
-    std::vector<std::vector<std::uint64_t>> workerPairs; ///< per worker index: new pair keys
-    std::vector<std::size_t> workerCounts;      ///< per worker index: a stage's count, summed after
-    std::vector<std::uint8_t> shapeRefits;      ///< shape slot -> its fat box was renewed
-    std::vector<std::uint8_t> bodyRefits;       ///< awake index -> a shape's fat box was renewed
-    std::vector<std::uint32_t> sweepCandidates; ///< awake indices continuous collision checks
+    std::vector<std::uint32_t> wakeStack; ///< wake's and the sleep stage's flood fills
+    std::vector<AABB> placeScratch;       ///< placeBody's old fat boxes
 
     // Events of the last step; end events of destructions between steps wait in `pending*`.
     std::vector<ContactBeginEvent> beginEvents;
@@ -156,7 +149,6 @@ struct WorldState {
     Joint& checkedJoint(JointId id, std::string_view function);
     Chain& checkedChain(ChainId id, std::string_view function);
     void requireUnlocked(std::string_view function) const;
-    [[nodiscard]] std::uint32_t nextGeneration(std::uint32_t previous) const noexcept;
 
     // --- bodies and shapes (mass_properties.cpp)
     /// The mass properties of `body` with its shapes plus `extra` (if not null).

@@ -243,13 +243,13 @@ void stopCentresAtThinWalls(WorldState& state) {
 void solveContinuous(WorldState& state) {
     if (!state.def.enableContinuous) return;
     stopCentresAtThinWalls(state);
-    state.sweepCandidates.clear();
+    state.continuousStage.candidates.clear();
     for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i)
-        if (maySweep(state, i)) state.sweepCandidates.push_back(i);
-    const auto count = static_cast<std::int32_t>(state.sweepCandidates.size());
+        if (maySweep(state, i)) state.continuousStage.candidates.push_back(i);
+    const auto count = static_cast<std::int32_t>(state.continuousStage.candidates.size());
     parallelFor(state.def, count, 32, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t i = begin; i < end; ++i)
-            sweepBody(state, state.sweepCandidates[static_cast<std::size_t>(i)]);
+            sweepBody(state, state.continuousStage.candidates[static_cast<std::size_t>(i)]);
     });
 }
 

@@ -1,4 +1,4 @@
-// Stage 5: fat boxes refreshed where a shape left its box; the broad phase is told.
+// Stage 5: fat boxes refreshed where a shape left its box; the broad phase is told and updated.
 #include "core/parallel_for.hpp"
 #include "step/stages.hpp"
 
@@ -11,39 +11,50 @@ namespace rigid2d::detail {
 // The new boxes are computed in pieces (each piece writes only the shapes of its bodies); the
 // broad phase is then told on the calling thread, in awake-body order as before.
 void refitProxies(WorldState& state, float dt) {
-    state.shapeRefits.resize(state.shapes.size());
-    state.bodyRefits.resize(state.awakeBodies.size());
+    RefitStageScratch& scratch = state.refitStage;
+    scratch.shapeRefits.resize(state.shapes.size());
+    scratch.bodyRefits.resize(state.awakeBodies.size());
     const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
-    parallelFor(state.def, count, 128, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+    // A store through a byte pointer may alias anything: the loop reads plain pointers copied
+    // into its closure, so that each flag it stores does not reload them.
+    std::uint8_t* const shapeRefits = scratch.shapeRefits.data();
+    std::uint8_t* const bodyRefits = scratch.bodyRefits.data();
+    Shape* const shapes = state.shapes.data();
+    const Body* const bodies = state.bodies.data();
+    const std::uint32_t* const awake = state.awakeBodies.data();
+    const float margin = state.def.aabbMargin;
+    parallelFor(state.def, count, 128, [=](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t i = begin; i < end; ++i) {
-            const Body& body = state.bodies[state.awakeBodies[static_cast<std::size_t>(i)]];
+            const Body& body = bodies[awake[i]];
             std::uint8_t bodyRefit = 0;
-            for (std::uint32_t s = body.firstShape; s != kNullIndex;
-                 s = state.shapes[s].nextInBody) {
-                Shape& shape = state.shapes[s];
+            for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
+                Shape& shape = shapes[s];
                 const AABB tight = shapeBounds(shape, body);
                 const std::uint8_t refit = contains(shape.fatBox, tight) ? 0 : 1;
-                state.shapeRefits[s] = refit;
+                shapeRefits[s] = refit;
                 bodyRefit |= refit;
                 if (refit == 0) continue;
-                AABB fat = fatten(tight, state.def.aabbMargin);
+                AABB fat = fatten(tight, margin);
                 const Vec2 reach = dt * body.linearVelocity;
                 (reach.x > 0.0f ? fat.upper.x : fat.lower.x) += reach.x;
                 (reach.y > 0.0f ? fat.upper.y : fat.lower.y) += reach.y;
                 shape.fatBox = fat;
             }
-            state.bodyRefits[static_cast<std::size_t>(i)] = bodyRefit;
+            bodyRefits[i] = bodyRefit;
         }
     });
-    for (std::size_t i = nextMarked(state.bodyRefits, 0); i < state.bodyRefits.size();
-         i = nextMarked(state.bodyRefits, i + 1)) {
+    for (std::size_t i = nextMarked(scratch.bodyRefits, 0); i < scratch.bodyRefits.size();
+         i = nextMarked(scratch.bodyRefits, i + 1)) {
         const Body& body = state.bodies[state.awakeBodies[i]];
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
-            if (state.shapeRefits[s] == 0) continue;
+            if (scratch.shapeRefits[s] == 0) continue;
             state.broadPhase->move(state.shapes[s].proxy, state.shapes[s].fatBox);
             state.markMoved(s);
         }
     }
+    // The batch of moves is over: queries between steps (and the next pair search) read a
+    // structure that is up to date.
+    state.broadPhase->update();
 }
 
 } // namespace rigid2d::detail

@@ -7,9 +7,10 @@
 namespace rigid2d::detail {
 
 void sleepAndFinish(WorldState& state, float dt) {
+    SleepStageScratch& scratch = state.sleepStage;
     const float linearTolSq = state.def.linearSleepTolerance * state.def.linearSleepTolerance;
     const float angularTolSq = state.def.angularSleepTolerance * state.def.angularSleepTolerance;
-    state.sleepTimes.resize(state.awakeBodies.size());
+    scratch.sleepTimes.resize(state.awakeBodies.size());
     // Per solver slot: is the body dynamic (slot 0, static, is not). Compact, so the loop over
     // constraints below does not read two random body records per constraint.
     state.slotDynamic.assign(state.awakeBodies.size() + 1, 0);
@@ -22,28 +23,29 @@ void sleepAndFinish(WorldState& state, float dt) {
             body.sleepTime = 0.0f;
         else
             body.sleepTime += dt;
-        state.sleepTimes[i] = body.sleepTime;
+        scratch.sleepTimes[i] = body.sleepTime;
     }
-    state.islandLinks.clear();
+    scratch.islandLinks.clear();
     for (const ContactConstraint& constraint : state.activeConstraints) {
         if (state.slotDynamic[constraint.bodyA] == 0 || state.slotDynamic[constraint.bodyB] == 0)
             continue;
-        state.islandLinks.push_back(constraint.bodyA - 1);
-        state.islandLinks.push_back(constraint.bodyB - 1);
+        scratch.islandLinks.push_back(constraint.bodyA - 1);
+        scratch.islandLinks.push_back(constraint.bodyB - 1);
     }
     // A joint holds its bodies in one island, touching or not: a chain sleeps and wakes as one.
     for (const JointConstraint& joint : state.jointConstraints) {
         if (state.slotDynamic[joint.bodyA] == 0 || state.slotDynamic[joint.bodyB] == 0) continue;
-        state.islandLinks.push_back(joint.bodyA - 1);
-        state.islandLinks.push_back(joint.bodyB - 1);
+        scratch.islandLinks.push_back(joint.bodyA - 1);
+        scratch.islandLinks.push_back(joint.bodyB - 1);
     }
     state.stats.islands = findSleepingIslands(
-        std::span<const float>(state.sleepTimes.data(), state.sleepTimes.size()), state.islandLinks,
-        state.def.timeToSleep, state.islandParent, state.islandMinTime, state.islandSleeps);
+        std::span<const float>(scratch.sleepTimes.data(), scratch.sleepTimes.size()),
+        scratch.islandLinks, state.def.timeToSleep, scratch.islandParent, scratch.islandMinTime,
+        scratch.islandSleeps);
     if (!state.def.enableSleep) return;
     state.wakeStack.clear();
     for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i)
-        if (state.islandSleeps[i] != 0) state.wakeStack.push_back(state.awakeBodies[i]);
+        if (scratch.islandSleeps[i] != 0) state.wakeStack.push_back(state.awakeBodies[i]);
     for (const std::uint32_t b : state.wakeStack) {
         Body& body = state.bodies[b];
         body.linearVelocity = {};

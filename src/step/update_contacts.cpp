@@ -2,7 +2,7 @@
 //
 //   pass 1 (in pieces, any thread): each live contact whose bodies are not both asleep gets its
 //          new manifold (or sensor overlap) written into its own slot; what the second pass
-//          needs is kept per contact in contactUpdates
+//          needs is kept per contact in contactStage.updates
 //   pass 2 (calling thread, contact order): contacts whose fat boxes parted are destroyed; begin,
 //          end and sensor events; sleeping partners of touching contacts are woken
 //
@@ -115,8 +115,8 @@ void reportContact(WorldState& state, const Contact& contact, bool wasTouching) 
 
 void updateContacts(WorldState& state, float dt) {
     const auto count = static_cast<std::int32_t>(state.contacts.size());
-    state.contactUpdates.resize(state.contacts.size());
-    state.workerCounts.assign(state.workerCounts.size(), 0);
+    state.contactStage.updates.resize(state.contacts.size());
+    state.contactStage.workerCounts.assign(state.contactStage.workerCounts.size(), 0);
     parallelFor(state.def, count, 64,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t worker) {
                     std::size_t touching = 0;
@@ -125,16 +125,16 @@ void updateContacts(WorldState& state, float dt) {
                         const ContactUpdate update =
                             contact.live ? collideContact(state, contact, dt) : kNotLive;
                         touching += update == kSameTouching ? 1 : 0;
-                        state.contactUpdates[static_cast<std::size_t>(c)] =
+                        state.contactStage.updates[static_cast<std::size_t>(c)] =
                             update == kSameTouching || update == kSameApart ? kNotLive : update;
                     }
-                    state.workerCounts[static_cast<std::size_t>(worker)] += touching;
+                    state.contactStage.workerCounts[static_cast<std::size_t>(worker)] += touching;
                 });
     std::size_t touchingCount = 0;
-    for (const std::size_t touching : state.workerCounts) touchingCount += touching;
-    for (std::size_t c = nextMarked(state.contactUpdates, 0); c < state.contactUpdates.size();
-         c = nextMarked(state.contactUpdates, c + 1)) {
-        auto update = static_cast<ContactUpdate>(state.contactUpdates[c]);
+    for (const std::size_t touching : state.contactStage.workerCounts) touchingCount += touching;
+    for (std::size_t c = nextMarked(state.contactStage.updates, 0);
+         c < state.contactStage.updates.size(); c = nextMarked(state.contactStage.updates, c + 1)) {
+        auto update = static_cast<ContactUpdate>(state.contactStage.updates[c]);
         Contact& contact = state.contacts[c];
         if (update == kBothAsleep) update = collideContact(state, contact, dt);
         if (update == kSameTouching || update == kSameApart) {

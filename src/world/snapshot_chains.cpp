@@ -80,8 +80,8 @@ void writeChains(const WorldState& s, ByteWriter& w) {
             out(s.shapes[link].ghost2);
         }
     }
-    w.putCount(s.freeChains.size());
-    for (const std::uint32_t index : s.freeChains) w.put(index);
+    w.putCount(s.chainPool.freeList().size());
+    for (const std::uint32_t index : s.chainPool.freeList()) w.put(index);
 }
 
 void readChains(ByteReader& r, WorldState& s) {
@@ -98,9 +98,9 @@ void readChains(ByteReader& r, WorldState& s) {
             "hold a chain segment that belongs to no chain");
     // The free list names exactly the dead slots that may be reused, each once (a slot whose
     // generation ran out is retired and in no list).
-    s.freeChains.resize(r.getCount(4));
+    s.chainPool.freeList().resize(r.getCount(4));
     std::vector<std::uint8_t> seen(s.chains.size(), 0);
-    for (std::uint32_t& index : s.freeChains) {
+    for (std::uint32_t& index : s.chainPool.freeList()) {
         index = r.get<std::uint32_t>();
         bad(index < s.chains.size() && !s.chains[index].live && s.chains[index].generation != 0 &&
                 !seen[index],
@@ -109,7 +109,8 @@ void readChains(ByteReader& r, WorldState& s) {
     }
     std::size_t dead = 0;
     for (const Chain& chain : s.chains) dead += !chain.live && chain.generation != 0 ? 1 : 0;
-    bad(dead == s.freeChains.size(), "hold a chain free list that leaves out a free slot");
+    bad(dead == s.chainPool.freeList().size(),
+        "hold a chain free list that leaves out a free slot");
 }
 
 } // namespace rigid2d::detail

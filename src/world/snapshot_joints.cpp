@@ -118,8 +118,8 @@ void writeJoints(const WorldState& s, ByteWriter& w) {
              j = s.joints[j].edges[sideOf(s.joints[j], b)].next)
             w.put(j);
     }
-    w.putCount(s.freeJoints.size());
-    for (const std::uint32_t j : s.freeJoints) w.put(j);
+    w.putCount(s.jointPool.freeList().size());
+    for (const std::uint32_t j : s.jointPool.freeList()) w.put(j);
 }
 
 void readJoints(ByteReader& r, WorldState& s) {
@@ -142,17 +142,18 @@ void readJoints(ByteReader& r, WorldState& s) {
             "leave a joint out of a body's list");
     }
     // The free list names exactly the dead slots that may be reused, each once.
-    s.freeJoints.resize(r.getCount(4));
+    s.jointPool.freeList().resize(r.getCount(4));
     std::vector<std::uint8_t> seen(s.joints.size(), 0);
     std::size_t reusable = 0;
     for (const Joint& joint : s.joints) reusable += !joint.live && joint.generation != 0 ? 1 : 0;
-    for (std::uint32_t& j : s.freeJoints) {
+    for (std::uint32_t& j : s.jointPool.freeList()) {
         j = r.get<std::uint32_t>();
         bad(j < s.joints.size() && !s.joints[j].live && s.joints[j].generation != 0 && !seen[j],
             "hold a joint free list that names a live, retired or repeated slot");
         seen[j] = 1;
     }
-    bad(reusable == s.freeJoints.size(), "hold a joint free list that leaves out a free slot");
+    bad(reusable == s.jointPool.freeList().size(),
+        "hold a joint free list that leaves out a free slot");
     // Jointed bodies share an island: both awake or both asleep (a static one aside).
     for (const Joint& joint : s.joints) {
         if (!joint.live || joint.edges[0].body == kNullIndex) continue;

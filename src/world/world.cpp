@@ -107,17 +107,9 @@ BodyId World::createBody(const BodyDef& def) {
     auto& s = *m_state;
     s.requireUnlocked("World::createBody");
     checkBodyDef(def);
-    std::uint32_t index;
-    if (!s.freeBodies.empty()) {
-        index = s.freeBodies.back();
-        s.freeBodies.pop_back();
-    } else {
-        index = static_cast<std::uint32_t>(s.bodies.size());
-        s.bodies.emplace_back();
-    }
+    const std::uint32_t index = s.bodyPool.take(s.bodies);
     Body& body = s.bodies[index];
-    // A freed slot already carries its bumped generation (destroyBody); a new slot gets its first.
-    const std::uint32_t generation = body.generation != 0 ? body.generation : s.nextGeneration(0);
+    const std::uint32_t generation = detail::SlotPool::generationFor(body.generation);
     body = Body{};
     body.generation = generation;
     body.live = true;
@@ -156,10 +148,7 @@ void World::destroyBody(BodyId id) {
             s.destroyShapeSlot(body.firstShape);
     }
     if (body.awakeIndex != kNullIndex) s.removeAwake(id.index);
-    const std::uint32_t generation = s.nextGeneration(body.generation);
-    body = Body{};
-    body.generation = generation;
-    if (generation != 0) s.freeBodies.push_back(id.index);
+    s.bodyPool.release(s.bodies, id.index);
     --s.bodyCount;
 }
 

@@ -233,6 +233,7 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> broadPhase) {
             proxyShape.resize(std::size_t{toIndex(proxy)} + 1, kNullIndex);
         proxyShape[toIndex(proxy)] = i;
     }
+    broadPhase->update();
     for (std::uint32_t i = 0; i < s.shapes.size(); ++i) s.shapes[i].proxy = proxies[i];
     s.proxyShape = std::move(proxyShape);
     s.broadPhase = std::move(broadPhase);

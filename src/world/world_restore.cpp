@@ -469,9 +469,9 @@ void readFreeList(ByteReader& r, std::vector<std::uint32_t>& list, const std::ve
 
 void readWorkLists(ByteReader& r, WorldState& s, const Lookups& lookups) {
     const auto hasGeneration = [](const auto& slot) { return slot.generation != 0; };
-    readFreeList(r, s.freeBodies, s.bodies, lookups.freeBodies, hasGeneration);
-    readFreeList(r, s.freeShapes, s.shapes, lookups.freeShapes, hasGeneration);
-    readFreeList(r, s.freeContacts, s.contacts, lookups.freeContacts,
+    readFreeList(r, s.bodyPool.freeList(), s.bodies, lookups.freeBodies, hasGeneration);
+    readFreeList(r, s.shapePool.freeList(), s.shapes, lookups.freeShapes, hasGeneration);
+    readFreeList(r, s.contactPool.freeList(), s.contacts, lookups.freeContacts,
                  [](const detail::Contact&) { return true; });
 
     getIndexList(r, s.awakeBodies);

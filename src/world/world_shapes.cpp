@@ -58,23 +58,21 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
     proto.userData = def.userData;
     s.checkShape(fn, field, s.bodies[bodyId.index], proto);
 
-    const bool reuse = !s.freeShapes.empty();
-    const std::uint32_t index =
-        reuse ? s.freeShapes.back() : static_cast<std::uint32_t>(s.shapes.size());
+    const std::uint32_t index = s.shapePool.peek(s.shapes.size());
     proto.fatBox = fatten(detail::shapeBounds(proto, s.bodies[bodyId.index]), s.def.aabbMargin);
     proto.proxy = s.broadPhase->insert(proto.fatBox, index);
     try {
         const std::uint32_t proxy = toIndex(proto.proxy);
         if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
-        if (!reuse) s.shapes.emplace_back();
+        if (index == s.shapes.size()) s.shapes.emplace_back();
         s.movedShapes.reserve(s.movedShapes.size() + 1);
     } catch (...) {
         s.broadPhase->remove(proto.proxy);
         throw;
     }
-    if (reuse) s.freeShapes.pop_back();
+    s.shapePool.claim(index, s.shapes);
     Shape& shape = s.shapes[index];
-    proto.generation = shape.generation != 0 ? shape.generation : s.nextGeneration(0);
+    proto.generation = detail::SlotPool::generationFor(shape.generation);
     proto.live = true;
     Body& body = s.bodies[bodyId.index];
     proto.nextInBody = body.firstShape;
@@ -277,9 +275,8 @@ ChainId World::createChain(BodyId body, const ChainDef& def) {
     shapeDef.enableHitEvents = def.enableHitEvents;
     shapeDef.filter = def.filter;
     shapeDef.userData = def.userData;
-    const bool reuse = !s.freeChains.empty();
-    const auto chainIndex =
-        reuse ? s.freeChains.back() : static_cast<std::uint32_t>(s.chains.size());
+    const std::uint32_t chainIndex = s.chainPool.peek(s.chains.size());
+    const bool reuse = chainIndex < s.chains.size();
     const std::vector<ChainSegment> segments = chainLinks(def.points, def.loop);
     const auto shapeOf = [&](const ChainSegment& link) {
         Shape proto;
@@ -308,9 +305,9 @@ ChainId World::createChain(BodyId body, const ChainDef& def) {
         if (!reuse) s.chains.pop_back();
         throw;
     }
-    if (reuse) s.freeChains.pop_back();
+    s.chainPool.claim(chainIndex, s.chains);
     detail::Chain& chain = s.chains[chainIndex];
-    chain.generation = chain.generation != 0 ? chain.generation : s.nextGeneration(0);
+    chain.generation = detail::SlotPool::generationFor(chain.generation);
     chain.live = true;
     chain.loop = def.loop;
     chain.body = body.index;

@@ -86,9 +86,9 @@ void writePayload(const WorldState& s, ByteWriter& w) {
              c = s.contacts[c].edges[detail::sideOf(s.contacts[c], b)].next)
             w.put(c);
     }
-    putIndexList(w, s.freeBodies);
-    putIndexList(w, s.freeShapes);
-    putIndexList(w, s.freeContacts);
+    putIndexList(w, s.bodyPool.freeList());
+    putIndexList(w, s.shapePool.freeList());
+    putIndexList(w, s.contactPool.freeList());
     putIndexList(w, s.awakeBodies);
 
     const auto pairs = [&](const auto& events, auto first, auto second) {

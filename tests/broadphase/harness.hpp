@@ -88,11 +88,13 @@ public:
         const ProxyId expected = m_reference->insert(box, data);
         REQUIRE(id == expected); // the contract's id rule: lowest unused, else last removed
         m_live.push_back(id);
+        noteMoved(id);
         return id;
     }
     void move(ProxyId id, const AABB& box) {
         m_subject->move(id, box);
         m_reference->move(id, box);
+        noteMoved(id);
     }
     void removeAt(std::size_t liveIndex) {
         const ProxyId id = m_live[liveIndex];
@@ -100,6 +102,7 @@ public:
         m_reference->remove(id);
         m_live[liveIndex] = m_live.back();
         m_live.pop_back();
+        std::erase(m_moved, id);
     }
     void insertAll(const std::vector<AABB>& boxes) {
         for (const auto& box : boxes) insert(box);
@@ -110,11 +113,26 @@ public:
         m_subject->validate();
         m_reference->validate();
         bool ok = sameProxies();
-        // Queries both before findPairs (right after the changes) and after it, since a broad
-        // phase may catch up lazily in findPairs.
+        // Queries right after the changes (before update(): right, if maybe slower), after
+        // update(), and after findPairs, since a broad phase may catch up lazily in either.
         const AABB bounds = sceneBounds();
         for (int i = 0; i < 4 && ok; ++i) ok = sameQuery(randomRegion(bounds));
         for (int i = 0; i < 4 && ok; ++i) ok = sameRayCast(randomRay(bounds));
+        m_subject->update();
+        m_subject->validate();
+        for (int i = 0; i < 4 && ok; ++i) ok = sameQuery(randomRegion(bounds));
+        for (int i = 0; i < 4 && ok; ++i) ok = sameRayCast(randomRay(bounds));
+        // The pairs of: what changed in this batch, a few proxies (a query each), every proxy
+        // (a full search, for a structure that chooses one), none.
+        ok = ok && samePairsOf(m_moved);
+        std::vector<ProxyId> few;
+        for (int i = 0; i < 3 && !m_live.empty(); ++i) {
+            const ProxyId id = m_live[m_rng.below(static_cast<std::uint32_t>(m_live.size()))];
+            if (std::find(few.begin(), few.end(), id) == few.end()) few.push_back(id);
+        }
+        ok = ok && samePairsOf(few) && samePairsOf(m_live) && samePairsOf({});
+        m_moved.clear();
+        m_subject->validate();
         ok = ok && samePairs();
         m_subject->validate();
         for (int i = 0; i < 10 && ok; ++i) ok = sameQuery(randomRegion(bounds));
@@ -150,6 +168,32 @@ public:
     SplitMix64& rng() { return m_rng; }
 
 private:
+    void noteMoved(ProxyId id) {
+        if (std::find(m_moved.begin(), m_moved.end(), id) == m_moved.end()) m_moved.push_back(id);
+    }
+
+    /// findPairsOf(moved) against brute force's findPairs kept to the pairs with a moved proxy.
+    bool samePairsOf(const std::vector<ProxyId>& moved) {
+        std::vector<ProxyPair> got{{ProxyId{1}, ProxyId{2}}}; // must be cleared
+        m_subject->findPairsOf(moved, got);
+        m_reference->findPairs(m_expectedPairs);
+        std::vector<std::uint8_t> isMoved;
+        for (const ProxyId id : moved) {
+            if (toIndex(id) >= isMoved.size()) isMoved.resize(toIndex(id) + 1, 0);
+            isMoved[toIndex(id)] = 1;
+        }
+        const auto movedAt = [&](ProxyId id) {
+            return toIndex(id) < isMoved.size() && isMoved[toIndex(id)] != 0;
+        };
+        std::vector<ProxyPair> expected;
+        for (const ProxyPair& pair : m_expectedPairs)
+            if (movedAt(pair.a) || movedAt(pair.b)) expected.push_back(pair);
+        if (got == expected) return true;
+        FAIL_CHECK("findPairsOf " << moved.size() << " proxies differs (" << got.size() << " vs "
+                                  << expected.size() << " pairs)");
+        return false;
+    }
+
     bool sameProxies() {
         CHECK(m_subject->size() == m_reference->size());
         for (ProxyId id : m_live) {
@@ -343,6 +387,7 @@ private:
     std::unique_ptr<BroadPhase> m_reference;
     SplitMix64 m_rng;
     std::vector<ProxyId> m_live;
+    std::vector<ProxyId> m_moved; ///< inserted or moved since the last matches(), live
     std::vector<ProxyPair> m_pairs;
     std::vector<ProxyPair> m_expectedPairs;
     std::uint64_t m_nextUserData = 1000;

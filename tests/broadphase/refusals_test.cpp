@@ -70,6 +70,18 @@ TEST_CASE("broad phases: bad input is refused, named, and changes nothing") {
             expectRefusal([&] { (void)bp.userData(id); }, "userData", "proxy");
         }
         expectRefusal([&] { bp.move(ProxyId::Null, {{0, 0}, {1, 1}}); }, "move", "proxy");
+        std::vector<ProxyPair> pairsOf;
+        for (ProxyId id : {removed, unknown}) {
+            const std::vector<ProxyId> moved{live, id};
+            expectRefusal([&] { bp.findPairsOf(moved, pairsOf); }, "findPairsOf", "moved");
+        }
+        // Listed twice, after ids that are fine (a refusal must unmark those too), both with few
+        // ids (the query path) and with every id (a full search).
+        const std::vector<ProxyId> twice{h.live()[0], live, h.live()[1], live};
+        expectRefusal([&] { bp.findPairsOf(twice, pairsOf); }, "findPairsOf", "moved");
+        std::vector<ProxyId> allTwice = h.live();
+        allTwice.push_back(h.live().back());
+        expectRefusal([&] { bp.findPairsOf(allTwice, pairsOf); }, "findPairsOf", "moved");
         const auto ignore = [](ProxyId) { return 1.0f; };
         expectRefusal([&] { bp.rayCast({kNaN, 0}, {1, 1}, 1.0f, ignore); }, "rayCast", "origin");
         expectRefusal(
@@ -87,6 +99,13 @@ TEST_CASE("broad phases: bad input is refused, named, and changes nothing") {
         CHECK(bp.box(live) == liveBox);
         CHECK(h.pairs() == pairsBefore);
         CHECK(h.queryIds(probe) == queryBefore);
+        // Nothing stayed marked as moved: the pairs of one proxy are exactly its pairs.
+        const std::vector<ProxyId> one{live};
+        bp.findPairsOf(one, pairsOf);
+        std::vector<ProxyPair> expectedOf;
+        for (const ProxyPair& pair : pairsBefore)
+            if (pair.a == live || pair.b == live) expectedOf.push_back(pair);
+        CHECK(pairsOf == expectedOf);
         CHECK(h.insert({{1, 1}, {2, 2}}) == removed);
         CHECK(h.matches());
     }

@@ -2,6 +2,7 @@
 // keep contacts and sleep state, and a user-written broad phase.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -34,10 +35,11 @@ void buildScene(World& world) {
 }
 
 /// A user-written broad phase: forwards to brute force but is a distinct class the world only
-/// sees through the interface.
+/// sees through the interface. With `fullSearch` it answers findPairsOf from one findPairs,
+/// otherwise the interface's default (a query per moved proxy) does.
 class ForwardingBroadPhase final : public BroadPhase {
 public:
-    explicit ForwardingBroadPhase(std::size_t threshold = 1u << 30) : m_threshold(threshold) {}
+    explicit ForwardingBroadPhase(bool fullSearch = false) : m_fullSearch(fullSearch) {}
 
     ProxyId insert(const AABB& box, std::uint64_t userData) override {
         return m_inner->insert(box, userData);
@@ -47,9 +49,26 @@ public:
         m_inner->move(proxy, box);
     }
     void remove(ProxyId proxy) override { m_inner->remove(proxy); }
+    void update() override {
+        ++updates;
+        m_inner->update();
+    }
     void findPairs(std::vector<ProxyPair>& out) override {
         ++pairSearches;
         m_inner->findPairs(out);
+    }
+    void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) override {
+        if (!m_fullSearch) return BroadPhase::findPairsOf(moved, out);
+        std::vector<ProxyPair> all;
+        findPairs(all);
+        std::vector<ProxyId> sorted(moved.begin(), moved.end());
+        std::sort(sorted.begin(), sorted.end());
+        const auto isMoved = [&](ProxyId p) {
+            return std::binary_search(sorted.begin(), sorted.end(), p);
+        };
+        out.clear();
+        for (const ProxyPair& pair : all)
+            if (isMoved(pair.a) || isMoved(pair.b)) out.push_back(pair);
     }
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override {
         ++queries;
@@ -64,14 +83,14 @@ public:
     BroadPhaseStats stats() const override { return m_inner->stats(); }
     AABB box(ProxyId proxy) const override { return m_inner->box(proxy); }
     std::uint64_t userData(ProxyId proxy) const override { return m_inner->userData(proxy); }
-    std::size_t pairSearchThreshold() const override { return m_threshold; }
 
     mutable int queries = 0;
     int moves = 0;
+    int updates = 0;
     int pairSearches = 0;
 
 private:
-    std::size_t m_threshold;
+    bool m_fullSearch;
     std::unique_ptr<BroadPhase> m_inner = makeBroadPhase(BroadPhaseType::BruteForce);
 };
 } // namespace
@@ -147,6 +166,7 @@ TEST_CASE("a user-written broad phase is used through the interface only") {
     stepFor(world, 1.0f);
     CHECK(view.queries > 0);
     CHECK(view.moves > 0);
+    CHECK(view.updates > 0);
     CHECK(world.broadPhase().size() == world.stats().shapes);
     // A non-empty broad phase is refused.
     auto full = makeBroadPhase(BroadPhaseType::BruteForce);
@@ -156,10 +176,10 @@ TEST_CASE("a user-written broad phase is used through the interface only") {
 }
 
 TEST_CASE("new pairs by queries and by one findPairs are the same pairs") {
-    // The world picks one path or the other from pairSearchThreshold(); force each one.
-    auto run = [](std::size_t threshold, int& queries, int& pairSearches) {
+    // findPairsOf may answer either way; the world cannot tell them apart.
+    auto run = [](bool fullSearch, int& queries, int& pairSearches) {
         World world;
-        auto custom = std::make_unique<ForwardingBroadPhase>(threshold);
+        auto custom = std::make_unique<ForwardingBroadPhase>(fullSearch);
         ForwardingBroadPhase& view = *custom;
         world.setBroadPhase(std::move(custom));
         buildScene(world);
@@ -173,8 +193,8 @@ TEST_CASE("new pairs by queries and by one findPairs are the same pairs") {
         return std::pair{stateHash(world), contactSteps};
     };
     int queriesA = 0, searchesA = 0, queriesB = 0, searchesB = 0;
-    const auto byQueries = run(std::size_t{1} << 30, queriesA, searchesA);
-    const auto bySearch = run(1, queriesB, searchesB);
+    const auto byQueries = run(false, queriesA, searchesA);
+    const auto bySearch = run(true, queriesB, searchesB);
     CHECK(queriesA > 0);
     CHECK(searchesA == 0);
     // What is left are the continuous sweeps (the bullet's, and fast bodies' whose path left

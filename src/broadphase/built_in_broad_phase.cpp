@@ -1,0 +1,92 @@
+#include "broadphase/built_in_broad_phase.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "broadphase/pair_sort.hpp"
+#include "core/check.hpp"
+
+namespace rigid2d {
+
+void BroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
+    // box() throws for an unknown id: that is the live check a user-written kind offers.
+    std::uint32_t highest = 0;
+    for (const ProxyId proxy : moved) {
+        static_cast<void>(box(proxy));
+        highest = std::max(highest, toIndex(proxy));
+    }
+    detail::PairsOfScratch scratch;
+    scratch.isMoved.assign(std::size_t{highest} + 1, 0);
+    detail::markMoved(
+        moved, [](std::uint32_t) { return true; }, scratch.isMoved.data());
+    detail::pairsOfByQueries(
+        *this, moved, [&](ProxyId proxy) { return box(proxy); }, scratch, out);
+}
+
+} // namespace rigid2d
+
+namespace rigid2d::detail {
+
+void refuseMoved(ProxyId proxy, bool live) {
+    refuse("BroadPhase::findPairsOf", "moved",
+           "lists proxy " + std::to_string(toIndex(proxy)) +
+               (live ? " twice" : ", which is not a live proxy"));
+}
+
+void unmarkMoved(std::span<const ProxyId> moved, std::uint8_t* isMoved) noexcept {
+    for (const ProxyId proxy : moved) isMoved[toIndex(proxy)] = 0;
+}
+
+void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> moved,
+                      FunctionRef<AABB(ProxyId)> boxOf, PairsOfScratch& scratch,
+                      std::vector<ProxyPair>& out) {
+    out.clear();
+    const std::vector<std::uint8_t>& isMoved = scratch.isMoved;
+    for (const ProxyId proxy : moved) {
+        const std::uint32_t p = toIndex(proxy);
+        broadPhase.query(boxOf(proxy), [&](ProxyId other) {
+            const std::uint32_t q = toIndex(other);
+            const bool movedBelow = q < p && q < isMoved.size() && isMoved[q] != 0;
+            if (q != p && !movedBelow) out.push_back(orderedPair(p, q));
+            return true;
+        });
+    }
+    sortPairs(out, scratch.sort);
+}
+
+void BuiltInBroadPhase::findPairs(std::vector<ProxyPair>& out) {
+    collectPairs(out);
+    sortPairs(out, m_pairsOf.sort);
+}
+
+void BuiltInBroadPhase::pairsOfByFullSearch(std::vector<ProxyPair>& out) {
+    collectPairs(out);
+    // Every id is below the table's capacity, which is not 0 when a proxy moved.
+    sortPairsWithFlagged(out, m_pairsOf.sort, m_pairsOf.isMoved.data(), m_proxies.capacity() - 1);
+}
+
+std::size_t BuiltInBroadPhase::pairScratchBytes() const noexcept {
+    return m_pairsOf.sort.capacity() * sizeof(ProxyPair) + m_pairsOf.isMoved.capacity();
+}
+
+void BuiltInBroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
+    // Sized to every id ever handed out: the marking and the full search need no bound checks.
+    if (m_pairsOf.isMoved.size() < m_proxies.capacity())
+        m_pairsOf.isMoved.resize(m_proxies.capacity(), 0);
+    const std::uint8_t* live = m_proxies.liveFlags().data();
+    const std::uint32_t capacity = m_proxies.capacity();
+    markMoved(
+        moved, [=](std::uint32_t index) { return index < capacity && live[index] != 0; },
+        m_pairsOf.isMoved.data());
+    if (moved.empty()) {
+        out.clear();
+    } else if (moved.size() >= fullSearchFrom()) {
+        pairsOfByFullSearch(out);
+    } else {
+        pairsOfByQueries(
+            *this, moved, [&](ProxyId proxy) { return m_proxies.box(proxy); }, m_pairsOf, out);
+    }
+    unmarkMoved(moved, m_pairsOf.isMoved.data());
+}
+
+} // namespace rigid2d::detail

@@ -1,0 +1,79 @@
+#pragma once
+// What every built-in kind shares beyond the public interface: the proxy table (ids, boxes, user
+// data) and findPairsOf, done one of two ways:
+//
+//   queries:     for each moved proxy p, query p's box; keep (p, q) unless q is p, or q is also
+//                moved and lower (that pair comes from q's own query); sort
+//   full search: every pair (collectPairs, unsorted), kept to those with a moved proxy, sorted
+//
+// Both give the same pairs. A kind says from how many moved proxies its full search is the
+// cheaper (fullSearchFrom); the public default (BroadPhase::findPairsOf) always queries.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "broadphase/proxy_table.hpp"
+#include "rigid2d/broad_phase.hpp"
+#include "rigid2d/function_ref.hpp"
+
+namespace rigid2d::detail {
+
+/// Storage findPairsOf reuses from call to call, so the step allocates nothing.
+struct PairsOfScratch {
+    std::vector<std::uint8_t> isMoved; ///< by proxy id; all 0 between calls
+    std::vector<ProxyPair> sort;       ///< sortPairs' scratch (findPairs' too)
+};
+
+/// Refuses `moved` for listing `proxy`, which is not live, or live but listed twice.
+[[noreturn]] void refuseMoved(ProxyId proxy, bool live);
+/// Clears what markMoved marked.
+void unmarkMoved(std::span<const ProxyId> moved, std::uint8_t* isMoved) noexcept;
+/// Marks the ids of `moved` in isMoved (which covers every live id), refusing one that isLive
+/// denies or that is listed twice; nothing stays marked when it throws. A raw pointer: each
+/// byte stored may alias anything, and a vector's own pointer would be reloaded after it.
+template <class IsLive>
+void markMoved(std::span<const ProxyId> moved, IsLive&& isLive, std::uint8_t* isMoved) {
+    for (std::size_t i = 0; i < moved.size(); ++i) {
+        const std::uint32_t index = toIndex(moved[i]);
+        const bool live = isLive(index);
+        if (!live || isMoved[index] != 0) [[unlikely]] {
+            unmarkMoved(moved.first(i), isMoved);
+            refuseMoved(moved[i], live);
+        }
+        isMoved[index] = 1;
+    }
+}
+/// findPairsOf by one query per moved proxy (marked in scratch.isMoved), its box from boxOf.
+void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> moved,
+                      FunctionRef<AABB(ProxyId)> boxOf, PairsOfScratch& scratch,
+                      std::vector<ProxyPair>& out);
+class BuiltInBroadPhase : public BroadPhase {
+public:
+    /// Every pair of overlapping proxies once, as (a, b) with a < b, in no particular order:
+    /// findPairs before its sort. `out` is cleared first.
+    virtual void collectPairs(std::vector<ProxyPair>& out) = 0;
+    /// collectPairs, sorted.
+    void findPairs(std::vector<ProxyPair>& out) final;
+    /// One full search when at least fullSearchFrom() proxies moved, else a query per moved
+    /// proxy.
+    void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) final;
+    /// From how many moved proxies one full search costs less than a query per moved proxy. The
+    /// default suits structures whose queries are sublinear in the proxy count.
+    [[nodiscard]] virtual std::size_t fullSearchFrom() const { return size() / 4 + 1; }
+
+protected:
+    /// Bytes of the pair search's scratch, for stats().
+    [[nodiscard]] std::size_t pairScratchBytes() const noexcept;
+
+    ProxyTable m_proxies;
+
+private:
+    /// findPairsOf by collectPairs, kept to the pairs with a proxy marked in m_pairsOf.isMoved
+    /// before they are sorted (so the sort handles only those).
+    void pairsOfByFullSearch(std::vector<ProxyPair>& out);
+
+    PairsOfScratch m_pairsOf;
+};
+
+} // namespace rigid2d::detail

@@ -1,0 +1,47 @@
+#pragma once
+// The scratch arrays of the step's stages (src/step, one struct per stage but solve, whose
+// arrays are the solver's): reused from step to step so that a step allocates nothing once
+// warmed up. A stage's struct is written by that stage only and means nothing between steps.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rigid2d/broad_phase.hpp"
+
+namespace rigid2d::detail {
+
+/// find_pairs.cpp
+struct PairStageScratch {
+    std::vector<ProxyId> movedProxies;   ///< the question to the broad phase (findPairsOf)
+    std::vector<ProxyPair> movedPairs;   ///< its answer
+    std::vector<std::uint64_t> newPairs; ///< pair keys without a contact yet, sorted
+};
+
+/// update_contacts.cpp (runs in pieces, core/parallel_for.hpp)
+struct ContactStageScratch {
+    std::vector<std::uint8_t> updates;     ///< contact slot -> what its narrow phase found
+    std::vector<std::size_t> workerCounts; ///< per worker index: touching contacts, summed after
+};
+
+/// continuous.cpp
+struct ContinuousStageScratch {
+    std::vector<std::uint32_t> candidates; ///< awake indices whose path is swept
+};
+
+/// refit_proxies.cpp (the new fat boxes run in pieces)
+struct RefitStageScratch {
+    std::vector<std::uint8_t> shapeRefits; ///< shape slot -> its fat box was renewed
+    std::vector<std::uint8_t> bodyRefits;  ///< awake index -> a shape's fat box was renewed
+};
+
+/// sleep.cpp
+struct SleepStageScratch {
+    std::vector<float> sleepTimes;          ///< by awake index
+    std::vector<std::uint32_t> islandLinks; ///< pairs of awake indices a contact or joint joins
+    std::vector<std::uint32_t> islandParent;
+    std::vector<float> islandMinTime;
+    std::vector<std::uint8_t> islandSleeps; ///< by awake index: its island goes to sleep
+};
+
+} // namespace rigid2d::detail
