@@ -119,6 +119,14 @@ RIGID2D_ALWAYS_INLINE void solvePoint(WideJoint& c, const WideBodies& a, const W
     applyImpulse(v, Masses{mA, iA, mB, iB}, r.rAx, r.rAy, r.rBx, r.rBy, px, py);
 }
 
+// Both sides' new velocities back, leaving out the lanes whose body cannot move.
+RIGID2D_ALWAYS_INLINE void scatterBoth(std::span<SolverState> bodies, const WideJoint& c,
+                                       const WideBodies& a, const WideBodies& b,
+                                       const Velocities& v) {
+    scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA, a.dAngle);
+    scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB, b.dAngle);
+}
+
 } // namespace
 
 WideJointKind wideJointKind(const JointConstraint& c) noexcept {
@@ -170,10 +178,7 @@ void warmStartWideJoints(std::span<SolverState> bodies, std::span<const WideJoin
         const Masses m{load4(c.mA), load4(c.iA), load4(c.mB), load4(c.iB)};
         const Arms r = Arms::of(c, a, b);
         applyImpulse(v, m, r.rAx, r.rAy, r.rBx, r.rBy, load4(c.impulseX), load4(c.impulseY));
-        scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA,
-                a.dAngle);
-        scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB,
-                b.dAngle);
+        scatterBoth(bodies, c, a, b, v);
     }
 }
 
@@ -185,10 +190,7 @@ void solveWideJoints(std::span<SolverState> bodies, std::span<WideJoint> wide,
         const WideBodies b = gather(bodies, c.bodyB, true);
         Velocities v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
         solvePoint(c, a, b, soft, useBias, v);
-        scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA,
-                a.dAngle);
-        scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB,
-                b.dAngle);
+        scatterBoth(bodies, c, a, b, v);
     }
 }
 
@@ -206,10 +208,7 @@ void warmStartWideRevolutes(std::span<SolverState> bodies, std::span<const WideR
             ((load4(w.springImpulse) + load4(w.motorImpulse)) + load4(w.lowerImpulse)) -
             load4(w.upperImpulse);
         applyAngular(v, m, angular);
-        scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA,
-                a.dAngle);
-        scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB,
-                b.dAngle);
+        scatterBoth(bodies, c, a, b, v);
     }
 }
 
@@ -268,10 +267,7 @@ void solveWideRevolutes(std::span<SolverState> bodies, std::span<WideRevolute> w
         applyAngular(v, m,
                      -limit(load4(w.upper) - angle, v.wA - v.wB, mass, w.upperImpulse, limitOn));
         solvePoint(c, a, b, soft, useBias, v);
-        scatter(bodies, c.bodyA, movableLanes(load4(c.mA), load4(c.iA)), v.vAx, v.vAy, v.wA,
-                a.dAngle);
-        scatter(bodies, c.bodyB, movableLanes(load4(c.mB), load4(c.iB)), v.vBx, v.vBy, v.wB,
-                b.dAngle);
+        scatterBoth(bodies, c, a, b, v);
     }
 }
 
