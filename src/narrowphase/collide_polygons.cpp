@@ -30,13 +30,18 @@ FaceSeparation maxSeparation(const Polygon& poly, const Polygon& other) {
     return best;
 }
 
+// `p`, placed by `from`, in the frame of `to` (count, radius, vertices and normals: what the
+// clipping reads). Through the relative transform, one rotation per vertex and normal.
 Polygon intoFrame(const Polygon& p, const Transform& from, const Transform& to) {
-    Polygon out = p;
+    const Rot q{to.q.c * from.q.c + to.q.s * from.q.s, to.q.c * from.q.s - to.q.s * from.q.c};
+    const Vec2 shift = invRotate(to.q, from.p - to.p);
+    Polygon out;
+    out.count = p.count;
+    out.radius = p.radius;
     for (int i = 0; i < p.count; ++i) {
-        out.vertices[i] = invTransformPoint(to, transformPoint(from, p.vertices[i]));
-        out.normals[i] = invRotate(to.q, rotate(from.q, p.normals[i]));
+        out.vertices[i] = rotate(q, p.vertices[i]) + shift;
+        out.normals[i] = rotate(q, p.normals[i]);
     }
-    out.centroid = invTransformPoint(to, transformPoint(from, p.centroid));
     return out;
 }
 
