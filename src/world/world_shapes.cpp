@@ -1,4 +1,5 @@
 // World's shape functions: argument checks, then the shape built and attached (WorldState).
+#include <algorithm>
 #include <cmath>
 #include <span>
 #include <string>
@@ -65,7 +66,10 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
         const std::uint32_t proxy = toIndex(proto.proxy);
         if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
         if (index == s.shapes.size()) s.shapes.emplace_back();
-        s.movedShapes.reserve(s.movedShapes.size() + 1);
+        // Room for markMoved below, which must not throw once the shape is in. Grown
+        // geometrically: one more each time would copy the whole list for every shape.
+        if (s.movedShapes.size() == s.movedShapes.capacity())
+            s.movedShapes.reserve(std::max<std::size_t>(64, 2 * s.movedShapes.capacity()));
     } catch (...) {
         s.broadPhase->remove(proto.proxy);
         throw;
