@@ -26,8 +26,9 @@ inline constexpr float kPolygonWeldDistance = 1e-4f;
 
 /// The convex hull of 3 to kMaxPolygonVertices points (any order; points inside the hull and points
 /// on its edges are dropped), counter-clockwise, with normals and centroid, rounded by `radius`.
-/// Throws Error for non-finite input, duplicate points (closer than kPolygonWeldDistance),
-/// all points collinear, or a hull of area below kMinPolygonArea.
+/// Throws Error for non-finite input, points or a radius beyond kMaxShapeSize (no shape reaches
+/// farther), duplicate points (closer than kPolygonWeldDistance), all points collinear, or a hull
+/// of area below kMinPolygonArea.
 [[nodiscard]] Polygon makePolygon(std::span<const Vec2> points, float radius = 0.0f);
 
 /// A box as a polygon: half extents (both > 0), centre in body coordinates, angle in radians.

@@ -60,9 +60,16 @@ Polygon makePolygon(std::span<const Vec2> points, float radius) {
     const int count = static_cast<int>(points.size());
     detail::require(count >= 3 && count <= kMaxPolygonVertices, kMakePolygon, "points.size()",
                     "must be 3 to kMaxPolygonVertices (8)", static_cast<float>(count));
-    for (const Vec2 p : points) detail::requireFinite(kMakePolygon, "points", p);
-    detail::require(isFinite(radius) && radius >= 0.0f, kMakePolygon, "radius",
-                    "must be finite and >= 0", radius);
+    // Bounded like every shape's reach, so that no difference or cross product below overflows
+    // (a polygon beyond it could not be attached to a body anyway).
+    for (const Vec2 p : points) {
+        detail::requireFinite(kMakePolygon, "points", p);
+        detail::require(std::fabs(p.x) <= kMaxShapeSize && std::fabs(p.y) <= kMaxShapeSize,
+                        kMakePolygon, "points",
+                        "must be within kMaxShapeSize = 1e8 m of the origin", p);
+    }
+    detail::require(isFinite(radius) && radius >= 0.0f && radius <= kMaxShapeSize, kMakePolygon,
+                    "radius", "must be finite and in [0, kMaxShapeSize = 1e8 m]", radius);
 
     // Sorted by x, then y (insertion sort: at most eight points).
     std::array<Vec2, kMaxPolygonVertices> sorted{};

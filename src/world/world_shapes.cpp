@@ -271,7 +271,10 @@ ChainId World::createChain(BodyId body, const ChainDef& def) {
                 "must hold at least 4 points for an open chain (its first and last points are "
                 "ghost vertices, the links run between the others)",
                 static_cast<float>(n));
-    for (const Vec2 p : def.points) requireFinite(fn, "def.points", p);
+    for (const Vec2 p : def.points) {
+        requireFinite(fn, "def.points", p);
+        requireWithinReach(fn, "def.points", p);
+    }
     const std::size_t joins = def.loop ? n : n - 1;
     for (std::size_t i = 0; i < joins; ++i) {
         const Vec2 a = def.points[i];

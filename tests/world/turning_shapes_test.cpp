@@ -347,16 +347,28 @@ TEST_CASE(
     // Segments need a body that does not move; the refusals leave it as created.
     const BodyId ground = world.createBody({});
     const std::uint64_t withGround = stateHash(world);
-    for (const Segment far :
-         {Segment{{kFar, kFar}, {-kFar, kFar}}, Segment{{0, 0}, {-kFar, kFar}}}) {
+    const auto refusedOnGround = [&](const char* field, auto&& call) {
         std::string message;
         try {
-            world.createSegment(ground, {}, far);
+            call();
         } catch (const Error& e) {
             message = e.what();
         }
         CAPTURE(message);
-        CHECK(message.find("segment.point") != std::string::npos);
+        CHECK(message.find(field) != std::string::npos);
         CHECK(stateHash(world) == withGround);
-    }
+    };
+    refusedOnGround("segment.point1", [&] {
+        world.createSegment(ground, {}, Segment{{kFar, kFar}, {-kFar, kFar}});
+    });
+    refusedOnGround("segment.point2", [&] {
+        world.createSegment(ground, {}, Segment{{0, 0}, {-kFar, kFar}});
+    });
+    const std::vector<Vec2> farChain{{-kFar, 0}, {0, 0}, {kFar, 0}, {kFar, kFar}};
+    refusedOnGround("def.points", [&] { world.createChain(ground, {.points = farChain}); });
+    Polygon farSquare = makeBox({0.5f, 0.5f});
+    for (int i = 0; i < 4; ++i) farSquare.vertices[i] *= kFar;
+    refusedOnGround("points", [&] { world.createPolygon(body, {}, farSquare); });
+    CHECK_THROWS_AS((void)makePolygon(std::vector<Vec2>{{-kFar, -kFar}, {kFar, -kFar}, {0, kFar}}),
+                    Error);
 }
