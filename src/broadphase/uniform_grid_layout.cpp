@@ -24,7 +24,8 @@ void UniformGrid::configure(float cellSize) {
         columns = std::max(1.0, std::ceil(width / size));
         rows = std::max(1.0, std::ceil(height / size));
         if (columns * rows <= maxCells && columns <= kMaxAxis && rows <= kMaxAxis) break;
-        size *= 1.01;
+        // At most one cell over the longer side (always few enough): a float, however wide.
+        size = std::min(size * 1.01, std::max(width, height));
     }
     m_columns = static_cast<std::int32_t>(columns);
     m_rows = static_cast<std::int32_t>(rows);

@@ -3,6 +3,7 @@
 // bounds to the other leaves no stale cells behind; queries interleaved with inserts, moves and
 // removals (ids reused, boxes leaving the bounds) agree with brute_force; const queries from
 // two threads after a change agree.
+#include <cfloat>
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -213,5 +214,25 @@ TEST_CASE("grid: concurrent const queries after a move agree") {
     second.join();
     CHECK(a.size() == 200);
     CHECK(a == b);
+    grid->validate();
+}
+
+TEST_CASE("grid: bounds as wide as a float with one cell allowed lay out without overflow") {
+    // The layout coarsens its cells until they fit maxGridCells; over bounds FLT_MAX wide and a
+    // metre high that used to step the cell size past the float range (a trap under the float
+    // traps of the tests, an infinite cell otherwise).
+    BroadPhaseConfig config;
+    config.worldBounds = {{-0.5f * FLT_MAX, 0.0f}, {0.5f * FLT_MAX, 1.0f}};
+    config.maxGridCells = 1;
+    std::unique_ptr<BroadPhase> grid = makeBroadPhase(BroadPhaseType::Grid, config);
+    const ProxyId a = grid->insert({{0.0f, 0.0f}, {1.0f, 1.0f}}, 0);
+    grid->insert({{0.5f, 0.5f}, {2.0f, 1.0f}}, 1);
+    grid->insert({{1e30f, 0.0f}, {1.1e30f, 1.0f}}, 2);
+    grid->update();
+    std::vector<ProxyPair> pairs;
+    grid->findPairs(pairs);
+    REQUIRE(pairs.size() == 1);
+    CHECK(pairs[0].a == a);
+    CHECK(grid->stats().cells >= 1);
     grid->validate();
 }
