@@ -3,6 +3,7 @@
 // brute_force at the final test (acceleration structures must only be conservative).
 
 #include <algorithm>
+#include <cfloat>
 
 #include "rigid2d/math.hpp"
 
@@ -10,6 +11,13 @@ namespace rigid2d::detail {
 
 /// Does the segment origin + t * translation, t in [0, maxFraction], touch `box` (closed)?
 /// Axes with a zero translation component test the origin against the slab.
+/// The slab quotient (lo - p) / d taken in double and rounded to a float clamped to its range: in
+/// floats a denormal `d` or a box near the float's reach overflows (a trap where traps are on).
+[[nodiscard]] inline float slabFraction(float lo, float p, float d) noexcept {
+    const double t = (double{lo} - double{p}) / double{d};
+    return static_cast<float>(std::clamp(t, -double{FLT_MAX}, double{FLT_MAX}));
+}
+
 [[nodiscard]] inline bool segmentTouchesBox(Vec2 origin, Vec2 translation, float maxFraction,
                                             const AABB& box) noexcept {
     float tEnter = 0.0f;
@@ -23,9 +31,8 @@ namespace rigid2d::detail {
             if (p < lo || p > hi) return false;
             continue;
         }
-        const float inv = 1.0f / d;
-        float t1 = (lo - p) * inv;
-        float t2 = (hi - p) * inv;
+        float t1 = slabFraction(lo, p, d);
+        float t2 = slabFraction(hi, p, d);
         if (t1 > t2) std::swap(t1, t2);
         tEnter = std::max(tEnter, t1);
         tExit = std::min(tExit, t2);

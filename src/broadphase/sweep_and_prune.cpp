@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <limits>
 
@@ -287,11 +288,16 @@ void SweepAndPrune::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
             "must be finite and >= 0", maxFraction);
     // The segment's extent on the sweep axis, widened by far more than the rounding of the exact
     // test, so that pruning never drops a box the exact test would touch.
-    const float p = origin[m_axis];
-    const float d = translation[m_axis] * maxFraction;
-    const float margin = (std::fabs(p) + std::fabs(d)) * 1e-5f + std::numeric_limits<float>::min();
-    const float lo = std::min(p, p + d) - margin;
-    const float hi = std::max(p, p + d) + margin;
+    // In double, clamped to the float range: a segment from near the float's reach would
+    // overflow a float sum (every box lies within the range, so the clamp drops none).
+    const double p = origin[m_axis];
+    const double d = double{translation[m_axis]} * double{maxFraction};
+    const double margin = (std::fabs(p) + std::fabs(d)) * 1e-5 + double{FLT_MIN};
+    const auto toFloat = [](double x) {
+        return static_cast<float>(std::clamp(x, -double{FLT_MAX}, double{FLT_MAX}));
+    };
+    const float lo = toFloat(std::min(p, p + d) - margin);
+    const float hi = toFloat(std::max(p, p + d) + margin);
     const auto& boxes = m_proxies.boxes();
     forCandidates(lo, hi, [&](std::uint32_t index) {
         if (!segmentTouchesBox(origin, translation, maxFraction, boxes[index])) return true;

@@ -3,6 +3,7 @@
 // brute_force, compared after every batch (pairs, queries, ray casts, validate(), debug draw),
 // and the static-scene driver every test case uses.
 
+#include "broadphase/geometry.hpp"
 #include "broadphase/scenarios.hpp"
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/error.hpp"
@@ -32,9 +33,8 @@ inline float entryFraction(Vec2 origin, Vec2 translation, float maxFraction, con
             if (p < box.lower[axis] || p > box.upper[axis]) return -1.0f;
             continue;
         }
-        const float inv = 1.0f / d;
-        float t1 = (box.lower[axis] - p) * inv;
-        float t2 = (box.upper[axis] - p) * inv;
+        float t1 = detail::slabFraction(box.lower[axis], p, d);
+        float t2 = detail::slabFraction(box.upper[axis], p, d);
         if (t1 > t2) std::swap(t1, t2);
         tEnter = std::max(tEnter, t1);
         tExit = std::min(tExit, t2);
