@@ -211,10 +211,7 @@ void SortedGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) con
 // slab test of one box costs about what stepping into one cell would.
 void SortedGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                          FunctionRef<float(ProxyId)> visit) const {
-    requireFinite("SortedGrid::rayCast", "origin", origin);
-    requireFinite("SortedGrid::rayCast", "translation", translation);
-    require(isFinite(maxFraction) && maxFraction >= 0.0f, "SortedGrid::rayCast", "maxFraction",
-            "must be finite and >= 0", maxFraction);
+    ProxyTable::checkRay("SortedGrid::rayCast", origin, translation, maxFraction);
     m_proxies.rayCastAll(origin, translation, maxFraction, visit);
 }
 
