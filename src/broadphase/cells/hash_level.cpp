@@ -28,6 +28,21 @@ std::size_t HashLevel::collectPairs(const std::vector<AABB>& boxes, std::vector<
     return tests;
 }
 
+std::size_t HashLevel::pairsInBucket(const CellBucket& bucket, std::int32_t x, std::int32_t y,
+                                     std::uint32_t id, const AABB& box,
+                                     const std::vector<AABB>& boxes,
+                                     std::vector<ProxyPair>& out) const {
+    std::size_t tests = 0;
+    m_pool.forEach(bucket, [&](std::uint32_t other) {
+        if (other == id) return;
+        ++tests;
+        const AABB& otherBox = boxes[other];
+        if (overlaps(box, otherBox) && m_mapping.ownsPair(x, y, box, otherBox))
+            out.push_back(orderedPair(id, other));
+    });
+    return tests;
+}
+
 void HashLevel::remove(std::int32_t x, std::int32_t y, std::uint32_t id) {
     const bool removed = m_table.remove(packCell(x, y), id, m_pool);
     R2D_ASSERT(removed, "hashed proxy missing from one of its cells");

@@ -61,9 +61,12 @@ public:
     template <class F>
     void forEachOccupiedIn(const CellRange& range, F&& f) const {
         if (range.cellCount() <= static_cast<std::int64_t>(m_table.size())) {
-            forEachCell(range, [&](std::int32_t x, std::int32_t y) {
-                if (const CellBucket* bucket = m_table.find(packCell(x, y))) f(x, y, *bucket);
-            });
+            // Plain loops rather than forEachCell: the compiler inlines these into the callers.
+            for (std::int32_t y = range.y0; y <= range.y1; ++y) {
+                for (std::int32_t x = range.x0; x <= range.x1; ++x) {
+                    if (const CellBucket* bucket = m_table.find(packCell(x, y))) f(x, y, *bucket);
+                }
+            }
         } else {
             m_table.forEachCell([&](std::uint64_t key, const CellBucket& bucket) {
                 const std::int32_t x = cellXOf(key);
@@ -83,16 +86,10 @@ public:
     std::size_t pairsWith(std::uint32_t id, const AABB& box, const std::vector<AABB>& boxes,
                           std::vector<ProxyPair>& out) const {
         std::size_t tests = 0;
-        forEachOccupiedIn(
-            m_mapping.rangeOf(box), [&](std::int32_t x, std::int32_t y, const CellBucket& bucket) {
-                m_pool.forEach(bucket, [&](std::uint32_t other) {
-                    if (other == id) return;
-                    ++tests;
-                    const AABB& otherBox = boxes[other];
-                    if (overlaps(box, otherBox) && m_mapping.ownsPair(x, y, box, otherBox))
-                        out.push_back(orderedPair(id, other));
-                });
-            });
+        forEachOccupiedIn(m_mapping.rangeOf(box),
+                          [&](std::int32_t x, std::int32_t y, const CellBucket& bucket) {
+                              tests += pairsInBucket(bucket, x, y, id, box, boxes, out);
+                          });
         return tests;
     }
 
@@ -130,6 +127,10 @@ private:
         m_table.add(packCell(x, y), id, m_pool);
     }
     void remove(std::int32_t x, std::int32_t y, std::uint32_t id);
+    /// pairsWith in one cell. Out of line: inlined into the walk over the cells it cost more.
+    std::size_t pairsInBucket(const CellBucket& bucket, std::int32_t x, std::int32_t y,
+                              std::uint32_t id, const AABB& box, const std::vector<AABB>& boxes,
+                              std::vector<ProxyPair>& out) const;
     /// The sorted ids of one bucket (for validate).
     void sortedIds(const CellBucket& bucket, std::vector<std::uint32_t>& ids) const;
 
