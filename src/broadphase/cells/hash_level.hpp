@@ -4,8 +4,9 @@
 // listed in every cell its box overlaps; a move touches only the cells it leaves or enters.
 //
 // The level keeps no boxes and no placement: the hash that owns it passes each proxy's cell
-// range and the box array. Pairs, queries and rays report a pair or a proxy once over all of
-// the level's cells by the ownership rule of CellMapping::ownsPair.
+// range and the box array. Pairs and queries report each pair or proxy once over all of the
+// level's cells, by the ownership rule of CellMapping::ownsPair; a ray lists the proxies of every
+// cell it may touch, repeats included (visitRayInIdOrder drops them).
 
 #include <cstddef>
 #include <cstdint>
