@@ -60,7 +60,7 @@ inline constexpr BroadPhaseType kAllBroadPhaseTypes[] = {
 /// Tuning of the built-in broad phases. Every field has a working default.
 struct BroadPhaseConfig {
     /// grid: the region covered by the dense cell array, metres. Proxies partly or wholly outside
-    /// go to an overflow list and are still found; when more than an eighth of them are outside,
+    /// are outliers, kept in a list and still found; when more than an eighth of them are outside,
     /// the grid widens its region to hold them all (coarser cells if maxGridCells requires).
     /// Each axis must span at most FLT_MAX (a widened region is kept within that too).
     AABB worldBounds{{-1000.0f, -1000.0f}, {1000.0f, 1000.0f}};
@@ -84,7 +84,7 @@ inline constexpr std::size_t kMaxGridCells = std::size_t{1} << 26;
 struct BroadPhaseStats {
     std::size_t proxies = 0;
     std::size_t cells = 0;        ///< grid cells / hash buckets / tree nodes / endpoints in use
-    std::size_t overflow = 0;     ///< grid: proxies in the overflow list
+    std::size_t outliers = 0;     ///< grid, hashes, sorted_grid: proxies not filed in cells
     std::size_t overlapTests = 0; ///< box-box tests in the last findPairs
     std::size_t memoryBytes = 0;  ///< bytes held by the structure
     float cellSize = 0.0f;        ///< grid/hash: current cell edge (finest level for hierarchical)

@@ -38,19 +38,12 @@ void BruteForce::collectPairs(std::vector<ProxyPair>& out) {
 
 void BruteForce::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("BruteForce::query", "region", region);
-    const auto& boxes = m_proxies.boxes();
-    const auto& live = m_proxies.liveFlags();
-    for (std::uint32_t i = 0; i < m_proxies.capacity(); ++i) {
-        if (live[i] != 0 && overlaps(boxes[i], region) && !visit(ProxyId{i})) return;
-    }
+    m_proxies.queryAll(region, visit);
 }
 
 void BruteForce::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                          FunctionRef<float(ProxyId)> visit) const {
-    requireFinite("BruteForce::rayCast", "origin", origin);
-    requireFinite("BruteForce::rayCast", "translation", translation);
-    require(isFinite(maxFraction) && maxFraction >= 0.0f, "BruteForce::rayCast", "maxFraction",
-            "must be finite and >= 0", maxFraction);
+    ProxyTable::checkRay("BruteForce::rayCast", origin, translation, maxFraction);
     m_proxies.rayCastAll(origin, translation, maxFraction, visit);
 }
 

@@ -444,11 +444,7 @@ void DynamicTree::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) co
 
 void DynamicTree::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                           FunctionRef<float(ProxyId)> visit) const {
-    constexpr std::string_view fn = "DynamicTree::rayCast";
-    requireFinite(fn, "origin", origin);
-    requireFinite(fn, "translation", translation);
-    require(isFinite(maxFraction) && maxFraction >= 0.0f, fn, "maxFraction",
-            "must be finite and >= 0", maxFraction);
+    ProxyTable::checkRay("DynamicTree::rayCast", origin, translation, maxFraction);
     if (m_root == kNull) return;
     const AABB* boxes = m_proxies.boxes().data();
     NodeStack stack;

@@ -62,6 +62,20 @@ void ProxyTable::validate() const {
     }
 }
 
+void ProxyTable::checkRay(std::string_view function, Vec2 origin, Vec2 translation,
+                          float maxFraction) {
+    requireFinite(function, "origin", origin);
+    requireFinite(function, "translation", translation);
+    require(isFinite(maxFraction) && maxFraction >= 0.0f, function, "maxFraction",
+            "must be finite and >= 0", maxFraction);
+}
+
+void ProxyTable::queryAll(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
+    for (std::uint32_t i = 0; i < capacity(); ++i) {
+        if (m_live[i] != 0 && overlaps(m_boxes[i], region) && !visit(ProxyId{i})) return;
+    }
+}
+
 void ProxyTable::rayCastAll(Vec2 origin, Vec2 translation, float maxFraction,
                             FunctionRef<float(ProxyId)> visit) const {
     for (std::uint32_t i = 0; i < capacity(); ++i) {

@@ -1,13 +1,16 @@
 #pragma once
 // The bookkeeping every built-in broad phase shares: id allocation by the contract's rule (lowest
-// never-used id, else the most recently removed one), the stored boxes and user data, and the
-// argument checks of insert/move/remove. Implementations keep their own acceleration data.
+// never-used id, else the most recently removed one), the stored boxes and user data, the
+// argument checks of insert/move/remove/rayCast, and the exhaustive query and ray cast (brute
+// force's, and the fallback of structures when a query would visit more cells than there are
+// proxies). Implementations keep their own acceleration data.
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 #include "rigid2d/broad_phase.hpp"
+#include "rigid2d/function_ref.hpp"
 
 namespace rigid2d::detail {
 
@@ -45,6 +48,12 @@ public:
     [[nodiscard]] const std::vector<AABB>& boxes() const noexcept { return m_boxes; }
     [[nodiscard]] const std::vector<std::uint8_t>& liveFlags() const noexcept { return m_live; }
     [[nodiscard]] std::size_t memoryBytes() const noexcept;
+    /// The argument checks of rayCast (naming `function`).
+    static void checkRay(std::string_view function, Vec2 origin, Vec2 translation,
+                         float maxFraction);
+    /// The exhaustive query: every live proxy whose box overlaps `region`, in id order (the
+    /// caller has checked the region).
+    void queryAll(const AABB& region, FunctionRef<bool(ProxyId)> visit) const;
     /// The exhaustive ray cast: every live proxy's box against the segment, in id order, with
     /// the contract's maxFraction updates (the caller has checked the arguments).
     void rayCastAll(Vec2 origin, Vec2 translation, float maxFraction,

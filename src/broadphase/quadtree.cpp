@@ -298,10 +298,7 @@ void Quadtree::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const
 
 void Quadtree::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                        FunctionRef<float(ProxyId)> visit) const {
-    requireFinite("Quadtree::rayCast", "origin", origin);
-    requireFinite("Quadtree::rayCast", "translation", translation);
-    require(isFinite(maxFraction) && maxFraction >= 0.0f, "Quadtree::rayCast", "maxFraction",
-            "must be finite and >= 0", maxFraction);
+    ProxyTable::checkRay("Quadtree::rayCast", origin, translation, maxFraction);
     if (m_root == kNone) return;
     std::vector<std::uint32_t> stack{m_root};
     const auto& boxes = m_proxies.boxes();

@@ -67,7 +67,7 @@ void SortedGrid::forEachInCell(std::int32_t x, std::int32_t y, F&& f) const {
     }
 }
 
-// Counting sort of the small proxies by bucket; the big ones aside.
+// Counting sort of the small proxies by bucket; the outliers aside.
 void SortedGrid::file() {
     const float cell = m_fixedCellSize > 0.0f
                            ? m_fixedCellSize
@@ -76,7 +76,7 @@ void SortedGrid::file() {
     const auto& boxes = m_proxies.boxes();
     const auto& live = m_proxies.liveFlags();
     const std::uint32_t capacity = m_proxies.capacity();
-    m_big.clear();
+    m_outliers.clear();
     const std::size_t tableSize = std::bit_ceil(std::max<std::size_t>(2 * m_proxies.size(), 16));
     m_mask = static_cast<std::uint32_t>(tableSize - 1);
     m_starts.assign(tableSize + 1, 0);
@@ -85,7 +85,7 @@ void SortedGrid::file() {
         if (live[i] == 0) continue;
         const CellRange r = m_mapping.rangeOf(boxes[i]);
         if (r.width() > 2 || r.height() > 2) {
-            m_big.push_back(i);
+            m_outliers.push_back(i);
             continue;
         }
         m_bucketOf[i] = bucketOf(r.x0, r.y0);
@@ -151,16 +151,16 @@ void SortedGrid::collectPairs(std::vector<ProxyPair>& out) {
             begin = end;
         }
     }
-    // Big against everything: small ones filed under the cells the big box covers (and one cell
-    // before it on each axis: a small proxy reaches one cell past its own), or all of them when
-    // that is fewer to look at; big ones pairwise.
+    // Outliers against everything: small ones filed under the cells the outlier covers (and one
+    // cell before it on each axis: a small proxy reaches one cell past its own), or all of them
+    // when that is fewer to look at; outliers pairwise.
     const auto& boxes = m_proxies.boxes();
-    for (std::size_t i = 0; i < m_big.size(); ++i) {
-        const std::uint32_t a = m_big[i];
+    for (std::size_t i = 0; i < m_outliers.size(); ++i) {
+        const std::uint32_t a = m_outliers[i];
         const AABB& box = boxes[a];
-        for (std::size_t j = i + 1; j < m_big.size(); ++j) {
+        for (std::size_t j = i + 1; j < m_outliers.size(); ++j) {
             ++m_overlapTests;
-            if (overlaps(box, boxes[m_big[j]])) emit(a, m_big[j]);
+            if (overlaps(box, boxes[m_outliers[j]])) emit(a, m_outliers[j]);
         }
         const CellRange r = m_mapping.rangeOf(box);
         const auto test = [&](const Entry& f) {
@@ -201,7 +201,7 @@ void SortedGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) con
                               if (go && unchanged(e.id) && overlaps(e.box, region))
                                   go = visit(ProxyId{e.id});
                           });
-    for (const std::uint32_t i : m_big)
+    for (const std::uint32_t i : m_outliers)
         if (go && unchanged(i) && overlaps(boxes[i], region)) go = visit(ProxyId{i});
     for (const std::uint32_t i : m_changed)
         if (go && live[i] != 0 && overlaps(boxes[i], region)) go = visit(ProxyId{i});
@@ -211,10 +211,7 @@ void SortedGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) con
 // slab test of one box costs about what stepping into one cell would.
 void SortedGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                          FunctionRef<float(ProxyId)> visit) const {
-    requireFinite("SortedGrid::rayCast", "origin", origin);
-    requireFinite("SortedGrid::rayCast", "translation", translation);
-    require(isFinite(maxFraction) && maxFraction >= 0.0f, "SortedGrid::rayCast", "maxFraction",
-            "must be finite and >= 0", maxFraction);
+    ProxyTable::checkRay("SortedGrid::rayCast", origin, translation, maxFraction);
     m_proxies.rayCastAll(origin, translation, maxFraction, visit);
 }
 
@@ -223,11 +220,11 @@ BroadPhaseStats SortedGrid::stats() const {
     s.active = name();
     s.proxies = m_proxies.size();
     s.cells = m_starts.empty() ? 0 : m_starts.size() - 1;
-    s.overflow = m_big.size();
+    s.outliers = m_outliers.size();
     s.overlapTests = m_overlapTests;
-    s.memoryBytes =
-        m_proxies.memoryBytes() + m_entries.capacity() * sizeof(Entry) +
-        (m_starts.capacity() + m_big.capacity() + m_bucketOf.capacity()) * sizeof(std::uint32_t);
+    s.memoryBytes = m_proxies.memoryBytes() + m_entries.capacity() * sizeof(Entry) +
+                    (m_starts.capacity() + m_outliers.capacity() + m_bucketOf.capacity()) *
+                        sizeof(std::uint32_t);
     s.cellSize = m_mapping.size();
     return s;
 }

@@ -5,15 +5,15 @@
 // bucket, so a cell and its neighbours are scanned in memory order. A proxy that spans at most two
 // cells per axis meets only proxies filed in its own cell and the 8 around it; each neighbouring
 // pair of cells is scanned from one side (the "forward" half of the 8). Proxies wider than that are
-// few by the cell size's choice (4 x the median half extent) and are tested against the cells they
-// cover. Unbounded: cell coordinates are hashed, never used as array indices.
+// outliers, few by the cell size's choice (4 x the median half extent), tested against the cells
+// they cover. Unbounded: cell coordinates are hashed, never used as array indices.
 
 #include <cstdint>
 #include <vector>
 
 #include "broadphase/built_in_broad_phase.hpp"
-#include "broadphase/cell_coords.hpp"
-#include "broadphase/cell_size_tracker.hpp"
+#include "broadphase/cells/cell_coords.hpp"
+#include "broadphase/cells/cell_size_tracker.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
@@ -68,7 +68,7 @@ private:
 
     std::vector<Entry> m_entries;          ///< small proxies, by bucket
     std::vector<std::uint32_t> m_starts;   ///< bucket b holds m_entries[m_starts[b], m_starts[b+1])
-    std::vector<std::uint32_t> m_big;      ///< proxies spanning more than 2 cells on an axis
+    std::vector<std::uint32_t> m_outliers; ///< proxies spanning more than 2 cells on an axis
     std::vector<std::uint32_t> m_bucketOf; ///< scratch: bucket of each small proxy
     std::uint32_t m_mask = 0;
     std::size_t m_overlapTests = 0;

@@ -281,11 +281,7 @@ void SweepAndPrune::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) 
 
 void SweepAndPrune::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                             FunctionRef<float(ProxyId)> visit) const {
-    constexpr std::string_view fn = "SweepAndPrune::rayCast";
-    requireFinite(fn, "origin", origin);
-    requireFinite(fn, "translation", translation);
-    require(isFinite(maxFraction) && maxFraction >= 0.0f, fn, "maxFraction",
-            "must be finite and >= 0", maxFraction);
+    ProxyTable::checkRay("SweepAndPrune::rayCast", origin, translation, maxFraction);
     // The segment's extent on the sweep axis, widened by far more than the rounding of the exact
     // test, so that pruning never drops a box the exact test would touch.
     // In double, clamped to the float range: a segment from near the float's reach would

@@ -81,7 +81,7 @@ std::size_t UniformGrid::countCells() {
     const AABB bounds = m_bounds;
     const auto columns = static_cast<std::uint32_t>(m_columns);
     std::uint32_t* count = m_count.data();
-    m_overflow.clear();
+    m_outliers.clear();
     m_sizes.clear();
     // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
     if (m_visits.size() < m_order.size() + m_dirtyList.size())
@@ -102,7 +102,7 @@ std::size_t UniformGrid::countCells() {
         m_sizes.addUncounted(box);
         ++sized;
         if (!contains(bounds, box)) {
-            m_overflow.push_back(id);
+            m_outliers.push_back(id);
             return;
         }
         const CellRange r = mapping.rangeOfInside(box);
@@ -254,7 +254,7 @@ void UniformGrid::file() {
 
 void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
     // One slot of room: each entry is written, and kept only when primary.
-    out.resize(m_visitCount + m_overflow.size() + 1);
+    out.resize(m_visitCount + m_outliers.size() + 1);
     std::uint32_t* order = out.data();
     for (std::uint32_t c : m_occupied) {
         const std::uint32_t begin = m_begin[c];
@@ -264,7 +264,7 @@ void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
             order += m_flags[i] == 0 ? 1 : 0;
         }
     }
-    order = std::copy(m_overflow.begin(), m_overflow.end(), order);
+    order = std::copy(m_outliers.begin(), m_outliers.end(), order);
     out.resize(static_cast<std::size_t>(order - out.data()));
 }
 
@@ -377,12 +377,12 @@ void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
     if (!m_dirtyList.empty()) file();
     // The pairs of each occupied cell, written to m_candidates (room for every pair a cell can
     // have, counted beforehand); on the way, the next filing order (primary entries in cell
-    // order, then the overflow).
+    // order, then the outliers).
     std::size_t room = 0;
     for (std::uint32_t c : m_occupied) room += std::size_t{m_count[c]} * (m_count[c] - 1) / 2;
     // The scalar path writes each tested pair one slot past those kept so far: room for it.
     if (m_candidates.size() < room + 1) m_candidates.resize(room + 1);
-    m_order.resize(m_visitCount + m_overflow.size() + 1);
+    m_order.resize(m_visitCount + m_outliers.size() + 1);
     m_ordered = 0;
     m_orderPending = false;
     ProxyPair* write = m_candidates.data();
@@ -390,12 +390,12 @@ void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
     for (std::uint32_t c : m_occupied) tests += cellPairs(c, write);
     out.assign(m_candidates.data(), write);
     m_order.resize(m_ordered);
-    m_order.insert(m_order.end(), m_overflow.begin(), m_overflow.end());
-    // Overflow proxies: against the entries of the cells their box covers (the ownership rule
+    m_order.insert(m_order.end(), m_outliers.begin(), m_outliers.end());
+    // Outliers: against the entries of the cells their box covers (the ownership rule
     // with the clamped mapping keeps each pair once), then against each other by a sweep along
     // x, so that many proxies outside the bounds cost O(n log n + pairs), not all pairs.
     const auto& boxes = m_proxies.boxes();
-    for (const std::uint32_t id : m_overflow) {
+    for (const std::uint32_t id : m_outliers) {
         const AABB& box = boxes[id];
         if (!overlaps(box, m_bounds)) continue;
         forEachCell(m_mapping.rangeOf(box), [&](std::int32_t x, std::int32_t y) {
@@ -405,19 +405,18 @@ void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
                                            m_mapping, id, box, out);
         });
     }
-    m_overflowSweep.assign(m_overflow.begin(), m_overflow.end());
-    std::sort(m_overflowSweep.begin(), m_overflowSweep.end(),
-              [&](std::uint32_t a, std::uint32_t b) {
-                  return boxes[a].lower.x < boxes[b].lower.x ||
-                         (boxes[a].lower.x == boxes[b].lower.x && a < b);
-              });
-    for (std::size_t i = 0; i < m_overflowSweep.size(); ++i) {
-        const AABB& box = boxes[m_overflowSweep[i]];
+    m_outlierSweep.assign(m_outliers.begin(), m_outliers.end());
+    std::sort(m_outlierSweep.begin(), m_outlierSweep.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return boxes[a].lower.x < boxes[b].lower.x ||
+               (boxes[a].lower.x == boxes[b].lower.x && a < b);
+    });
+    for (std::size_t i = 0; i < m_outlierSweep.size(); ++i) {
+        const AABB& box = boxes[m_outlierSweep[i]];
         for (std::size_t j = i + 1;
-             j < m_overflowSweep.size() && boxes[m_overflowSweep[j]].lower.x <= box.upper.x; ++j) {
+             j < m_outlierSweep.size() && boxes[m_outlierSweep[j]].lower.x <= box.upper.x; ++j) {
             ++tests;
-            if (overlaps(box, boxes[m_overflowSweep[j]]))
-                out.push_back(orderedPair(m_overflowSweep[i], m_overflowSweep[j]));
+            if (overlaps(box, boxes[m_outlierSweep[j]]))
+                out.push_back(orderedPair(m_outlierSweep[i], m_outlierSweep[j]));
         }
     }
     m_overlapTests = tests;
@@ -435,7 +434,7 @@ void UniformGrid::forEachFiled(std::int32_t x, std::int32_t y, F&& f) const {
 
 template <class F>
 void UniformGrid::forEachUnfiled(F&& f) const {
-    for (std::uint32_t id : m_overflow)
+    for (std::uint32_t id : m_outliers)
         if (isCurrent(id)) f(id);
     for (std::uint32_t id : m_dirtyList)
         if (m_proxies.isLive(ProxyId{id})) f(id);
@@ -444,7 +443,7 @@ void UniformGrid::forEachUnfiled(F&& f) const {
 void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("UniformGrid::query", "region", region);
     const CellRange range = m_mapping.rangeOf(region);
-    if (range.cellCount() > cellBudget()) return scanQuery(m_proxies, region, visit);
+    if (range.cellCount() > cellBudget()) return m_proxies.queryAll(region, visit);
     ScratchIds scratch;
     if (overlaps(region, m_bounds)) {
         forEachCell(range, [&](std::int32_t x, std::int32_t y) {
@@ -462,10 +461,10 @@ void UniformGrid::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) co
 
 void UniformGrid::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                           FunctionRef<float(ProxyId)> visit) const {
-    checkRayArguments("UniformGrid::rayCast", origin, translation, maxFraction);
+    ProxyTable::checkRay("UniformGrid::rayCast", origin, translation, maxFraction);
     const RaySpan ray = raySpan(origin, translation, maxFraction, m_mapping.size());
     if (rayCellEstimate(m_mapping, ray) > cellBudget())
-        return scanRayCast(m_proxies, origin, translation, maxFraction, visit);
+        return m_proxies.rayCastAll(origin, translation, maxFraction, visit);
     ScratchIds scratch;
     forEachRayCell(m_mapping, ray, [&](std::int32_t x, std::int32_t y) {
         forEachFiled(x, y, [&](const CellEntry& e) { scratch.ids.push_back(e.id); });
@@ -486,7 +485,7 @@ std::uint64_t UniformGrid::userData(ProxyId proxy) const {
 
 // The filing is a partition of entries by cell; every live clean proxy inside the bounds has one
 // entry (with its current box) in each cell its box overlaps and no other; every live clean
-// proxy outside is in the overflow list once; the dirty list matches the dirty flags.
+// proxy outside is in the outlier list once; the dirty list matches the dirty flags.
 void UniformGrid::validate() const {
     m_proxies.validate();
     R2D_CHECK(cellCount() <= m_maxCells, "grid has more cells than maxGridCells");
@@ -547,29 +546,29 @@ void UniformGrid::validate() const {
         }
     }
     R2D_CHECK(occupied == m_occupied.size(), "grid occupied-cell count is stale");
-    std::vector<std::uint8_t> inOverflow(capacity, 0);
-    for (std::uint32_t id : m_overflow) {
-        R2D_CHECK(id < capacity && inOverflow[id] == 0, "grid overflow lists a proxy twice");
-        inOverflow[id] = 1;
+    std::vector<std::uint8_t> inOutliers(capacity, 0);
+    for (std::uint32_t id : m_outliers) {
+        R2D_CHECK(id < capacity && inOutliers[id] == 0, "grid outlier list holds a proxy twice");
+        inOutliers[id] = 1;
     }
     for (std::uint32_t id = 0; id < capacity; ++id) {
         if (!isCurrent(id)) continue;
         const AABB& box = m_proxies.box(ProxyId{id});
         if (contains(m_bounds, box)) {
-            R2D_CHECK(inOverflow[id] == 0, "grid proxy inside the bounds is in overflow");
+            R2D_CHECK(inOutliers[id] == 0, "grid proxy inside the bounds is an outlier");
             R2D_CHECK(seen[id] == m_mapping.rangeOf(box).cellCount(),
                       "grid proxy not in exactly the cells its box overlaps");
         } else {
-            R2D_CHECK(inOverflow[id] != 0 && seen[id] == 0,
-                      "grid proxy outside the bounds is not (only) in overflow");
+            R2D_CHECK(inOutliers[id] != 0 && seen[id] == 0,
+                      "grid proxy outside the bounds is not (only) an outlier");
         }
     }
 }
 
 void UniformGrid::debugDraw(DebugDraw& draw) const {
     const Color cellColor{0.3f, 0.6f, 0.9f, 0.6f};
-    const Color overflowFill{1.0f, 0.4f, 0.1f, 0.25f};
-    const Color overflowOutline{1.0f, 0.4f, 0.1f, 1.0f};
+    const Color outlierFill{1.0f, 0.4f, 0.1f, 0.25f};
+    const Color outlierOutline{1.0f, 0.4f, 0.1f, 1.0f};
     const bool cull = draw.useCullRegion;
     draw.drawAABB(m_bounds, Color{0.5f, 0.5f, 0.5f, 1.0f});
     if (!cull || overlaps(draw.cullRegion, m_bounds)) {
@@ -582,8 +581,7 @@ void UniformGrid::debugDraw(DebugDraw& draw) const {
     forEachUnfiled([&](std::uint32_t id) {
         const AABB& box = m_proxies.box(ProxyId{id});
         if (contains(m_bounds, box)) return; // dirty but inside: drawn with its cells next time
-        if (!cull || overlaps(box, draw.cullRegion))
-            draw.drawBox(box, overflowFill, overflowOutline);
+        if (!cull || overlaps(box, draw.cullRegion)) draw.drawBox(box, outlierFill, outlierOutline);
     });
 }
 

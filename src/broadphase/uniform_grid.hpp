@@ -15,8 +15,8 @@
 //   scatter: entries[begin[cell]++] = {box, id}          (entries of a cell are contiguous)
 //   pairs:   for each occupied cell with >= 2 entries, test its pairs; keep those whose
 //            intersection's lower-left corner lies in this cell (each pair once, no set)
-//   overflow: proxies not entirely inside the bounds, against the cells their box covers, and
-//            against each other by a sweep along x (no all-pairs cliff when many are outside)
+//   outliers: proxies not entirely inside the bounds, against the cells their box covers, and
+//             against each other by a sweep along x (no all-pairs cliff when many are outside)
 //
 // Memory stays in spatial order between frames: file() visits the proxies in the order of the
 // previous filing (by the cell of their lower-left corner), not by id, so its counting and
@@ -35,9 +35,11 @@
 #include <vector>
 
 #include "broadphase/built_in_broad_phase.hpp"
-#include "broadphase/cell_coords.hpp"
-#include "broadphase/cell_search.hpp"
-#include "broadphase/cell_size_tracker.hpp"
+#include "broadphase/cells/candidates.hpp"
+#include "broadphase/cells/cell_coords.hpp"
+#include "broadphase/cells/cell_pairs.hpp"
+#include "broadphase/cells/cell_ray.hpp"
+#include "broadphase/cells/cell_size_tracker.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
@@ -76,7 +78,7 @@ private:
     /// Widens m_bounds to every proxy when too many lie outside it (file() then reconfigures);
     /// true if it did.
     bool growToOutliers();
-    /// Pass 1 of file(): counts per cell, overflow list, visits, size histogram. Returns how
+    /// Pass 1 of file(): counts per cell, outlier list, visits, size histogram. Returns how
     /// many cells of m_touched became occupied.
     std::size_t countCells();
     /// Pass 2 of file(): m_occupied and m_begin from the counts.
@@ -86,7 +88,7 @@ private:
     std::size_t cellPairs(std::uint32_t cell, ProxyPair*& write);
     /// The counting sort of every live proxy into the cells (see the header comment).
     void file();
-    /// The filing order of the last file(): its primary entries in cell order, then the overflow.
+    /// The filing order of the last file(): its primary entries in cell order, then the outliers.
     void writeFilingOrder(std::vector<std::uint32_t>& out) const;
     void markDirty(std::uint32_t id) {
         if (m_dirty[id] != 0) return;
@@ -100,7 +102,7 @@ private:
     /// those whose proxy is not dirty.
     template <class F>
     void forEachFiled(std::int32_t x, std::int32_t y, F&& f) const;
-    /// Calls f(id) for each live proxy not in the cells: filed overflow, then dirty proxies.
+    /// Calls f(id) for each live proxy not in the cells: filed outliers, then dirty proxies.
     template <class F>
     void forEachUnfiled(F&& f) const;
     [[nodiscard]] bool isCurrent(std::uint32_t id) const noexcept {
@@ -155,8 +157,8 @@ private:
     };
     std::vector<Visit> m_visits;  ///< file() scratch: the proxies to scatter, in visiting order
     std::size_t m_visitCount = 0; ///< the part of m_visits the last count filled
-    std::vector<std::uint32_t> m_overflow;      ///< live, clean proxies not inside the bounds
-    std::vector<std::uint32_t> m_overflowSweep; ///< findPairs scratch: overflow by lower x
+    std::vector<std::uint32_t> m_outliers;     ///< live, clean proxies not inside the bounds
+    std::vector<std::uint32_t> m_outlierSweep; ///< findPairs scratch: outliers by lower x
     // Every proxy live at the last file(), in the order of its lower-left cell then; a proxy
     // inserted since is not in it (m_inOrder[id] == 0) and is visited from the dirty list.
     std::vector<std::uint32_t> m_order;

@@ -38,7 +38,7 @@ void UniformGrid::configure(float cellSize) {
     m_occupied.clear();
     m_entries.clear();
     m_flags.clear();
-    m_overflow.clear();
+    m_outliers.clear();
     const auto& live = m_proxies.liveFlags();
     for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
         if (live[id] != 0) markDirty(id);
@@ -49,8 +49,8 @@ void UniformGrid::configure(float cellSize) {
 // grows to hold them all instead (never shrinks, so it does not oscillate), the cells coarsening
 // if maxGridCells demands it. Regions wider than a float can hold are left as they are.
 bool UniformGrid::growToOutliers() {
-    if (m_overflow.size() <= std::max<std::size_t>(256, m_proxies.size() / 8)) return false;
-    // (called from file() after counting: m_overflow is this filing's)
+    if (m_outliers.size() <= std::max<std::size_t>(256, m_proxies.size() / 8)) return false;
+    // (called from file() after counting: m_outliers is this filing's)
     AABB all = m_bounds;
     const auto& live = m_proxies.liveFlags();
     const auto& boxes = m_proxies.boxes();
@@ -68,7 +68,7 @@ BroadPhaseStats UniformGrid::stats() const {
     s.active = name();
     s.proxies = m_proxies.size();
     s.cells = m_occupied.size();
-    s.overflow = m_overflow.size();
+    s.outliers = m_outliers.size();
     s.overlapTests = m_overlapTests;
     s.memoryBytes = m_proxies.memoryBytes() +
                     (m_begin.capacity() + m_count.capacity() + m_occupied.capacity() +
@@ -77,7 +77,7 @@ BroadPhaseStats UniformGrid::stats() const {
                     m_visits.capacity() * sizeof(Visit) + m_flags.capacity() +
                     m_candidates.capacity() * sizeof(ProxyPair) +
                     m_entries.capacity() * sizeof(CellEntry) +
-                    m_overflow.capacity() * sizeof(std::uint32_t) + m_dirty.capacity() +
+                    m_outliers.capacity() * sizeof(std::uint32_t) + m_dirty.capacity() +
                     m_dirtyList.capacity() * sizeof(std::uint32_t) + pairScratchBytes();
     s.cellSize = m_mapping.size();
     s.levels = 1;

@@ -1,4 +1,4 @@
-#include "broadphase/cell_lists.hpp"
+#include "broadphase/cells/cell_lists.hpp"
 
 #include "core/assert.hpp"
 
@@ -69,23 +69,6 @@ bool IdChunkPool::remove(CellBucket& bucket, std::uint32_t id) {
     }
     bucket.count = last;
     return true;
-}
-
-void IdChunkPool::clear(CellBucket& bucket) {
-    while (bucket.chunk != kNoChunk) {
-        const std::uint32_t c = bucket.chunk;
-        bucket.chunk = m_chunks[c].next;
-        m_chunks[c].next = m_free;
-        m_free = c;
-        --m_inUse;
-    }
-    bucket.count = 0;
-}
-
-void IdChunkPool::reset() {
-    m_chunks.clear();
-    m_free = kNoChunk;
-    m_inUse = 0;
 }
 
 void IdChunkPool::validateBucket(const CellBucket& bucket) const {

@@ -1,4 +1,4 @@
-#include "broadphase/cell_table.hpp"
+#include "broadphase/cells/cell_table.hpp"
 
 #include "core/assert.hpp"
 
@@ -77,13 +77,6 @@ void CellTable::grow() {
         while (m_slots[i].bucket.count != 0) i = (i + 1) & m_mask;
         m_slots[i] = s;
     }
-}
-
-void CellTable::clear() {
-    m_slots.assign(std::size_t{1} << kInitialBits, Slot{});
-    m_mask = m_slots.size() - 1;
-    m_shift = 64 - kInitialBits;
-    m_size = 0;
 }
 
 std::size_t CellTable::validate(const IdChunkPool& pool) const {

@@ -1,8 +1,8 @@
 #pragma once
-// The proxy lists of grid and hash cells, without a heap allocation per cell.
+// The proxy lists of hash cells, without a heap allocation per cell.
 //
-// A cell is a small `CellBucket`: a count, the first ids inline and a chain of 7-id chunks from a
-// shared pool for the rest. The newest chunk is at the head of the chain and is the only one
+// A cell is a small `CellBucket`: a count, the first ids inline and a chain of 7-id chunks from
+// its level's pool for the rest. The newest chunk is at the head of the chain and is the only one
 // that may be partly filled, so an append is O(1); a removal finds the id (cells are short) and
 // moves the last id into its place. Empty chunks go back to the pool's free list.
 
@@ -28,10 +28,6 @@ public:
     void add(CellBucket& bucket, std::uint32_t id);
     /// Removes `id` from the bucket; false when it is not there.
     bool remove(CellBucket& bucket, std::uint32_t id);
-    /// Frees the bucket's chunks and empties it.
-    void clear(CellBucket& bucket);
-    /// Drops every chunk (all buckets must be discarded with it).
-    void reset();
 
     /// Calls f(id) for each id of the bucket; the order is unspecified.
     template <class F>

@@ -1,4 +1,4 @@
-#include "broadphase/cell_size_tracker.hpp"
+#include "broadphase/cells/cell_size_tracker.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,6 +1,6 @@
 #pragma once
-// Cell coordinate math shared by the cell-based broad phases (grid, spatial_hash,
-// hierarchical_hash).
+// Cell coordinate math shared by the cell-based broad phases (grid, sorted_grid and the hash
+// levels of spatial_hash and hierarchical_hash).
 //
 // Correctness of every cell structure rests on one property: the float -> cell mapping is
 // monotonic (floor of a scaled, shifted value, then a clamp). So if two closed intervals overlap,

@@ -1,5 +1,5 @@
 #pragma once
-// The sparse cell store of spatial_hash and hierarchical_hash: an open-addressing table (linear
+// The sparse cell store of a hash level (hash_level.hpp): an open-addressing table (linear
 // probing, load <= 1/2) from a packed 64-bit cell key to that cell's `CellBucket`. Only occupied
 // cells exist: a cell is erased when its last id leaves, by backward-shift deletion, so the table
 // never holds tombstones or empty cells.
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/cell_lists.hpp"
+#include "broadphase/cells/cell_lists.hpp"
 
 namespace rigid2d::detail {
 
@@ -22,8 +22,6 @@ public:
     bool remove(std::uint64_t key, std::uint32_t id, IdChunkPool& pool);
     /// The cell's bucket, or nullptr when the cell is empty.
     [[nodiscard]] const CellBucket* find(std::uint64_t key) const noexcept;
-    /// Empties the table (the caller resets the pool).
-    void clear();
 
     /// Calls f(key, bucket) for every occupied cell, in table order.
     template <class F>

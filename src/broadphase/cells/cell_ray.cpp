@@ -1,0 +1,33 @@
+#include "broadphase/cells/cell_ray.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rigid2d::detail {
+
+RaySpan raySpan(Vec2 origin, Vec2 translation, float maxFraction, float cellSize) {
+    const Vec2 end = origin + translation * maxFraction;
+    // The exact test works in floats; its rounding is relative to the coordinates and the
+    // translation, so widen by that much beyond one cell.
+    const float scale =
+        std::max({std::abs(origin.x), std::abs(origin.y), std::abs(end.x), std::abs(end.y),
+                  std::abs(translation.x) * maxFraction, std::abs(translation.y) * maxFraction});
+    const float pad = cellSize + scale * 1e-5f;
+    const AABB bounds{{std::min(origin.x, end.x) - pad, std::min(origin.y, end.y) - pad},
+                      {std::max(origin.x, end.x) + pad, std::max(origin.y, end.y) + pad}};
+    return {origin, translation, maxFraction, bounds, pad};
+}
+
+std::int64_t rayCellEstimate(const CellMapping& mapping, const RaySpan& ray) {
+    const CellRange all = mapping.rangeOf(ray.bounds);
+    const std::int64_t w = all.width();
+    const std::int64_t h = all.height();
+    // Along the major axis about (2 pads + 1 cell + slope) minor cells per step.
+    // Written so that an infinite or NaN ratio (a ray whose end overflows) also gives the cap.
+    const float ratio = 2.0f * ray.pad / mapping.size();
+    const float padRatio = ratio < 1e9f ? ratio : 1e9f;
+    const std::int64_t padCells = static_cast<std::int64_t>(padRatio) + 2;
+    return std::min(w * h, std::max(w, h) * (padCells + 1) + std::min(w, h));
+}
+
+} // namespace rigid2d::detail
