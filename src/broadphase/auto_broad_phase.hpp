@@ -60,8 +60,8 @@ private:
         std::unique_ptr<BroadPhase> impl;
         std::vector<std::uint32_t> innerOf; ///< by our id
         std::vector<std::uint32_t> ourOf;   ///< by its id
-        double searchMs = 0;                ///< findPairs, summed over the measured frames
-        double moveMs = 0;                  ///< sampled moves, scaled to all moves
+        double searchMs = 0; ///< update and findPairs, summed over the measured frames
+        double moveMs = 0;   ///< sampled moves, scaled to all moves
         /// Every id is ours (ids are handed out by one rule: a kind built empty, or from ids
         /// without holes, keeps ours), so its pairs need no mapping.
         bool sameIds = true;
