@@ -74,7 +74,10 @@ AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept {
         const Vec2 r{shape.circle.radius, shape.circle.radius};
         return {c - r, c + r};
     }
-    const Polygon& p = shape.polygon;
+    return boundsOf(shape.polygon, xf);
+}
+
+AABB boundsOf(const Polygon& p, const Transform& xf) noexcept {
     Vec2 lower = transformPoint(xf, p.vertices[0]);
     Vec2 upper = lower;
     for (int i = 1; i < p.count; ++i) {

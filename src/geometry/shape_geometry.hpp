@@ -38,5 +38,6 @@ struct ShapeGeometry {
 
 /// The tight world-frame box of the shape placed by `xf` (rounding included).
 [[nodiscard]] AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept;
+[[nodiscard]] AABB boundsOf(const Polygon& polygon, const Transform& xf) noexcept;
 
 } // namespace rigid2d::detail

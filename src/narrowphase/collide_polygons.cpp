@@ -30,13 +30,18 @@ FaceSeparation maxSeparation(const Polygon& poly, const Polygon& other) {
     return best;
 }
 
+// `p`, placed by `from`, in the frame of `to` (count, radius, vertices and normals: what the
+// clipping reads). Through the relative transform, one rotation per vertex and normal.
 Polygon intoFrame(const Polygon& p, const Transform& from, const Transform& to) {
-    Polygon out = p;
+    const Rot q{to.q.c * from.q.c + to.q.s * from.q.s, to.q.c * from.q.s - to.q.s * from.q.c};
+    const Vec2 shift = invRotate(to.q, from.p - to.p);
+    Polygon out;
+    out.count = p.count;
+    out.radius = p.radius;
     for (int i = 0; i < p.count; ++i) {
-        out.vertices[i] = invTransformPoint(to, transformPoint(from, p.vertices[i]));
-        out.normals[i] = invRotate(to.q, rotate(from.q, p.normals[i]));
+        out.vertices[i] = rotate(q, p.vertices[i]) + shift;
+        out.normals[i] = rotate(q, p.normals[i]);
     }
-    out.centroid = invTransformPoint(to, transformPoint(from, p.centroid));
     return out;
 }
 
@@ -96,7 +101,13 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
     const Vec2 v12 = ref.vertices[refNext];
     const Vec2 v21 = inc.vertices[incEdge];
     const Vec2 v22 = inc.vertices[incNext];
-    const std::uint16_t flag = flip ? kFeatureReferenceOnB : 0;
+    // A point's id names the vertex of A and the vertex of B it lies between, whichever polygon
+    // gives the reference face: when nearly equal faces (boxes in a stack) swap that role from one
+    // step to the next, the points keep their ids and so their warm start.
+    const auto featureId = [flip](int refVertex, int incVertex) {
+        return static_cast<std::uint16_t>(flip ? incVertex << 8 | refVertex
+                                               : refVertex << 8 | incVertex);
+    };
 
     const Vec2 tangent = (v12 - v11) / std::sqrt(dot(v12 - v11, v12 - v11));
     const float length = dot(tangent, v12 - v11);
@@ -136,8 +147,7 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
                 const Vec2 mid = 0.5f * (p1 + ref.radius * m.normal + p2 - inc.radius * m.normal);
                 const int refVertex = sc.s == 0.0f ? refEdge : refNext;
                 const int incVertex = sc.t == 0.0f ? incEdge : incNext;
-                addPoint(m, mid, separation,
-                         static_cast<std::uint16_t>(flag | refVertex << 8 | incVertex));
+                addPoint(m, mid, separation, featureId(refVertex, incVertex));
                 return m;
             }
         }
@@ -148,7 +158,10 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
     }
     m.normal = n;
     const Vec2 clipped[2] = {v21 + uLow * (v22 - v21), v21 + uHigh * (v22 - v21)};
+    // The incident edge runs against the reference face: its first vertex lies towards the
+    // face's second one.
     const int incVertex[2] = {incEdge, incNext};
+    const int refVertex[2] = {refNext, refEdge};
     for (int k = 0; k < 2; ++k) {
         const float depth = dot(n, clipped[k] - v11);
         const float separation = depth - radius;
@@ -157,8 +170,7 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
         }
         const Vec2 onRef = clipped[k] + (ref.radius - depth) * n;
         const Vec2 onInc = clipped[k] - inc.radius * n;
-        addPoint(m, 0.5f * (onRef + onInc), separation,
-                 static_cast<std::uint16_t>(flag | refEdge << 8 | incVertex[k]));
+        addPoint(m, 0.5f * (onRef + onInc), separation, featureId(refVertex[k], incVertex[k]));
     }
     return m;
 }

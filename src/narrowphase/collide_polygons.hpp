@@ -10,10 +10,6 @@
 
 namespace rigid2d::detail {
 
-/// Set in a feature id when the reference face belongs to B, so the ids of the two choices of
-/// reference face never collide.
-inline constexpr std::uint16_t kFeatureReferenceOnB = 0x8000u;
-
 /// Separating axis over both polygons' edge normals, reference face clipping, at most two points.
 /// The normal points from A to B in the world frame; points whose separation (between the rounded
 /// surfaces) exceeds `speculativeDistance` are dropped.

@@ -56,6 +56,13 @@ struct Shape {
            type == ShapeType::ChainSegment;
 }
 
+/// Kinds whose contacts are plain polygon manifolds of the stored polygon: polygons (turning
+/// boxes too), capsules and segments. Chain links need their ghosts, axis-aligned boxes a polygon
+/// built for them.
+[[nodiscard]] constexpr bool collidesAsPolygon(ShapeType type) noexcept {
+    return type == ShapeType::Polygon || type == ShapeType::Capsule || type == ShapeType::Segment;
+}
+
 /// Segments and chain links: no area, so no mass, and only on bodies that are not dynamic.
 [[nodiscard]] constexpr bool hasNoArea(ShapeType type) noexcept {
     return type == ShapeType::Segment || type == ShapeType::ChainSegment;
@@ -118,7 +125,7 @@ struct Shape {
 /// The tight world-frame box of the shape on its body.
 [[nodiscard]] inline AABB shapeBounds(const Shape& shape, const Body& body) noexcept {
     if (!isPolygonal(shape.type)) return boundsOf(placeShape(shape, body));
-    return boundsOf(geometryOf(shape), transformOf(shape, body));
+    return boundsOf(shape.polygon, transformOf(shape, body)); // no copy of the polygon
 }
 
 } // namespace rigid2d::detail

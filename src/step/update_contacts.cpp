@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/parallel_for.hpp"
+#include "narrowphase/collide_polygons.hpp"
 #include "narrowphase/collide_shapes.hpp"
 #include "step/stages.hpp"
 
@@ -50,9 +51,16 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     // Circles and axis-aligned boxes keep their placed-shape routines (the fast path);
     // a pair with a polygonal shape goes through the ShapeGeometry table.
     const bool polygonal = isPolygonal(shapeA.type) || isPolygonal(shapeB.type);
+    // Two turning polygons (boxes, capsules, a segment) meet the polygons stored in the shapes,
+    // not copies of them: the most common pair of a scene of turning boxes.
+    const bool twoPolygons = collidesAsPolygon(shapeA.type) && collidesAsPolygon(shapeB.type) &&
+                             !(hasNoArea(shapeA.type) && hasNoArea(shapeB.type));
     const auto collideAt = [&](float speculative) {
         if (!polygonal)
             return collide(placeShape(shapeA, bodyA), placeShape(shapeB, bodyB), speculative);
+        if (twoPolygons)
+            return collidePolygons(shapeA.polygon, transformOf(shapeA, bodyA), shapeB.polygon,
+                                   transformOf(shapeB, bodyB), speculative);
         return collideShapes(geometryOf(shapeA), transformOf(shapeA, bodyA), geometryOf(shapeB),
                              transformOf(shapeB, bodyB), speculative);
     };

@@ -27,7 +27,7 @@ const std::string kUnitCircle =
 
 } // namespace
 
-TEST_CASE("quality: two circles 1.5 m apart overlap by 0.5 m; energy is m v^2 / 2") {
+TEST_CASE("quality: two circles 1.5 m apart overlap by 0.5 m, energy is m v^2 / 2") {
     const auto s = scene(1, kUnitCircle + "," + kUnitCircle);
     const Quality q = measureQuality(s, {{0, 0, 3, 4, 0}, {1.5, 0, 0, 0, 0}});
     CHECK(q.dynamicBodies == 2);
@@ -49,7 +49,7 @@ TEST_CASE("quality: a body outside the bounds or not finite has escaped and is n
     CHECK(q.overlaps == 0);
 }
 
-TEST_CASE("quality: version-1 boxes stay axis-aligned; version-2 boxes turn with their body") {
+TEST_CASE("quality: version-1 boxes stay axis-aligned, version-2 boxes turn with their body") {
     const std::string ground =
         R"({"type": "static", "position": [0, -1], "shapes": [{"kind": "box", "half_extents": [5, 1]}]})";
     const std::string crate =
@@ -99,7 +99,7 @@ TEST_CASE("quality: shapes that may not collide are not counted (filters, joined
     CHECK(q.jointError->max == doctest::Approx(0.5));
 }
 
-TEST_CASE("quality: a rope counts only what exceeds its length; a turned prismatic axis") {
+TEST_CASE("quality: a rope counts only what exceeds its length, and a turned prismatic axis") {
     const auto rope = scene(2, kUnitCircle + "," + kUnitCircle,
                             R"({"type": "distance", "body_a": 0, "body_b": 1, "anchor_a": [0, 0],
                                 "anchor_b": [0, 0], "length": 2, "min_length": 0, "max_length": 2,
@@ -115,7 +115,7 @@ TEST_CASE("quality: a rope counts only what exceeds its length; a turned prismat
               .jointError->max == doctest::Approx(0.7));
 }
 
-TEST_CASE("final states: NaN and Infinity are read; malformed files are refused") {
+TEST_CASE("final states: NaN and Infinity are read, malformed files are refused") {
     const auto bodies = parseFinalState(
         R"({"bodies": [{"position": [NaN, 1], "velocity": [Infinity, -Infinity], "angle": 0.5}, {"position": [1, 2]}]})",
         "f.json");

@@ -77,7 +77,7 @@ std::size_t freshCells(const std::vector<AABB>& boxes) {
 
 } // namespace
 
-TEST_CASE("grid: queries before update() skip stale cells; update() re-files") {
+TEST_CASE("grid: queries before update() skip stale cells, update() re-files") {
     std::unique_ptr<BroadPhase> grid = makeBroadPhase(BroadPhaseType::Grid, fixedGrid());
     std::vector<ProxyId> proxies;
     std::vector<AABB> boxes;
@@ -131,8 +131,11 @@ TEST_CASE("grid: queries before update() skip stale cells; update() re-files") {
     grid->findPairs(pairs);
     CHECK(pairs.empty()); // 1 m boxes 3 m apart
     grid->validate();
-    // A single proxy left: the filing shrinks to its cells.
+    // A single proxy left: queries see it at once; update() shrinks the filing to its cells.
     for (std::uint64_t i = 1; i < 100; ++i) grid->remove(proxies[i]);
+    CHECK(queryIds(*grid, {{0.0f, 0.0f}, {1000.0f, 1000.0f}}) == std::vector<std::uint64_t>{0});
+    grid->validate();
+    grid->update();
     CHECK(queryIds(*grid, {{0.0f, 0.0f}, {1000.0f, 1000.0f}}) == std::vector<std::uint64_t>{0});
     CHECK(grid->stats().cells == freshCells({boxes[0]}));
     grid->validate();

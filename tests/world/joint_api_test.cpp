@@ -154,7 +154,7 @@ TEST_CASE("bad joint definitions are refused naming the field, the world unchang
     CHECK(world.jointCount() == 1);
 }
 
-TEST_CASE("setters for a setting the joint's kind lacks are refused; values are checked") {
+TEST_CASE("setters for a setting the joint's kind lacks are refused, values are checked") {
     World world(bruteForceDef());
     const BodyId ground = createFloor(world);
     const BodyId a = dynamicBox(world, {0.0f, 2.0f});
@@ -236,7 +236,7 @@ TEST_CASE("joints are destroyed with their bodies and their ids go stale") {
     CHECK(allFinite(world));
 }
 
-TEST_CASE("collideConnected decides whether jointed bodies collide; destroying the joint "
+TEST_CASE("collideConnected decides whether jointed bodies collide, and destroying the joint "
           "lets them") {
     World world(bruteForceDef());
     world.setGravity({0.0f, 0.0f});
