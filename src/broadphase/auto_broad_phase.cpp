@@ -34,12 +34,12 @@ constexpr BroadPhaseType kCandidates[] = {
     BroadPhaseType::HierarchicalHash, BroadPhaseType::Grid, BroadPhaseType::SortedGrid,
     BroadPhaseType::SweepAndPrune,    BroadPhaseType::Tree, BroadPhaseType::Quadtree,
     BroadPhaseType::SpatialHash};
-// The first round of probes comes early and close together (a short run should still find its
-// kind); after each round the wait doubles, up to one probe every 240 pair searches (4 s at
+// Probes start early (a short run should still find its kind, and the usual winners come first)
+// and then space out, the wait doubling after each, up to one every 240 pair searches (4 s at
 // 60 Hz) for workloads that change later.
 constexpr std::size_t kFirstProbe = 8;
 constexpr std::size_t kMaxProbeGap = 240;
-constexpr int kShadowFrames = 4;     ///< pair searches a candidate is timed over
+constexpr int kShadowFrames = 3;     ///< pair searches a candidate is timed over
 constexpr double kSwitchBelow = 0.8; ///< hysteresis: the candidate must cost < 80%
 constexpr double kGiveUpAbove = 1.5; ///< a candidate costing 1.5 times as much is dropped early
 constexpr double kFarAbove = 4.0;    ///< and one costing 4 times as much after its first search
@@ -216,13 +216,13 @@ void AutoBroadPhase::startProbe() {
     for (std::size_t tries = 0; tries < std::size(kCandidates); ++tries) {
         const BroadPhaseType next = kCandidates[m_nextProbe];
         m_nextProbe = (m_nextProbe + 1) % std::size(kCandidates);
-        if (m_nextProbe == 0) m_probeGap = std::min(2 * m_probeGap, kMaxProbeGap);
         const double built = m_buildMs[static_cast<std::size_t>(next)];
         if (next != m_active.type && (built == 0 || built <= budget)) {
             type = next;
             break;
         }
     }
+    m_probeGap = std::min(2 * m_probeGap, kMaxProbeGap);
     m_nextProbeAt = m_frame + m_probeGap;
     if (type == m_active.type || budget <= 0) return;
     double spent = 0;

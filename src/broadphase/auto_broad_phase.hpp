@@ -3,13 +3,14 @@
 // change kinds at any step without changing a single result. This one does so by measurement: it
 // runs one kind, and every so often builds another beside it, feeds it the same moves for a few
 // frames ("shadowing") and times both; the candidate takes over when it is clearly cheaper.
-// What is timed: the pair searches, one move in 16 and, while a probe runs, one query in 16 on
-// both kinds (the step's continuous collision and the pair search by queries are queries, and a
-// kind can be cheap to search and dear to query). The first round tries every kind early, later
-// rounds come ever less often; a candidate clearly worse is dropped after one search. Building a
-// candidate may cost about one and a half of the active kind's frames: a build that runs over is
-// abandoned, and that kind is not built again until the frames cost enough to pay for it. Ids
-// are this class's own: each inner kind's ids are mapped to them, so a switch changes no id.
+// What is timed: update and the pair searches, one move in 16 and, while a probe runs, one query
+// in 16 on both kinds (the step's continuous collision and the pair search by queries are
+// queries, and a kind can be cheap to search and dear to query). Probes come early, then ever
+// less often; a candidate 4 times dearer is dropped after one search, 1.5 times after two.
+// Building a candidate may cost about one and a half of the active kind's frames: a build that
+// runs over is abandoned, and that kind is not built again until the frames cost enough to pay
+// for it. Ids are this class's own: each inner kind's ids are mapped to them, so a switch
+// changes no id.
 
 #include <array>
 #include <atomic>
