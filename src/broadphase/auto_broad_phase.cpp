@@ -37,7 +37,7 @@ constexpr BroadPhaseType kCandidates[] = {
 // Probes start early (a short run should still find its kind, and the usual winners come first)
 // and then space out, the wait doubling after each, up to one every 240 pair searches (4 s at
 // 60 Hz) for workloads that change later.
-constexpr std::size_t kFirstProbe = 8;
+constexpr std::size_t kFirstProbe = 16;
 constexpr std::size_t kMaxProbeGap = 240;
 constexpr int kShadowFrames = 3;     ///< pair searches a candidate is timed over
 constexpr double kSwitchBelow = 0.8; ///< hysteresis: the candidate must cost < 80%
@@ -117,6 +117,11 @@ void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
     m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
     m_proxies.setBox(proxy, box);
     const bool sample = m_moveCount++ % kMoveSample == 0;
+    if (!sample && !m_probe.impl) [[likely]] {
+        // The common case, without a call: moves are most of a churning world's broad phase.
+        m_active.impl->move(ProxyId{m_active.innerOf[toIndex(proxy)]}, box);
+        return;
+    }
     moveIn(m_active, toIndex(proxy), box, sample);
     if (m_probe.impl) moveIn(m_probe, toIndex(proxy), box, sample);
 }
