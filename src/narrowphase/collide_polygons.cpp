@@ -1,4 +1,5 @@
 #include "narrowphase/collide_polygons.hpp"
+#include "narrowphase/face_separation.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,26 +10,6 @@ namespace {
 // B's reference face wins only when it separates by this much more than A's (a tenth of the
 // linear slop), so nearly equal faces do not swap from step to step and the ids stay put.
 constexpr float kReferenceFaceTolerance = 0.1f * 0.005f;
-
-struct FaceSeparation {
-    float separation;
-    int edge;
-};
-
-// Largest separation of `other` along one of `poly`'s edge normals (cores only).
-FaceSeparation maxSeparation(const Polygon& poly, const Polygon& other) {
-    FaceSeparation best{-INFINITY, 0};
-    for (int i = 0; i < poly.count; ++i) {
-        float s = INFINITY;
-        for (int j = 0; j < other.count; ++j) {
-            s = std::min(s, dot(poly.normals[i], other.vertices[j] - poly.vertices[i]));
-        }
-        if (s > best.separation) {
-            best = {s, i};
-        }
-    }
-    return best;
-}
 
 // `p`, placed by `from`, in the frame of `to` (count, radius, vertices and normals: what the
 // clipping reads). Through the relative transform, one rotation per vertex and normal.
@@ -180,8 +161,12 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
 Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
                          const Transform& xfB, float speculativeDistance) noexcept {
     const Polygon localB = intoFrame(b, xfB, xfA);
-    const FaceSeparation faceA = maxSeparation(a, localB);
-    const FaceSeparation faceB = maxSeparation(localB, a);
+    // Boxes against boxes, the most common pair, take the shortcut.
+    const bool boxes = isParallelogram(a) && isParallelogram(localB);
+    const FaceSeparation faceA =
+        boxes ? maxSeparationOfParallelograms(a, localB) : maxSeparation(a, localB);
+    const FaceSeparation faceB =
+        boxes ? maxSeparationOfParallelograms(localB, a) : maxSeparation(localB, a);
     const float radius = a.radius + b.radius;
     if (std::max(faceA.separation, faceB.separation) > speculativeDistance + radius) {
         return {};

@@ -1,4 +1,5 @@
 // World's shape functions: argument checks, then the shape built and attached (WorldState).
+#include <algorithm>
 #include <cmath>
 #include <span>
 #include <string>
@@ -35,6 +36,14 @@ void checkShapeDef(std::string_view fn, const ShapeDef& def) {
     checkRestitution(fn, "def.restitution", def.restitution);
 }
 
+// Shapes whose polygon is computed from the definition are bounded first, so that a refused
+// shape's corners cannot overflow on the way to checkShape (a point beyond the reach would be
+// refused there anyway: no vertex of a valid shape lies beyond it, nor does their centre).
+void requireWithinReach(std::string_view fn, std::string_view field, Vec2 point) {
+    require(std::fabs(point.x) <= kMaxShapeSize && std::fabs(point.y) <= kMaxShapeSize, fn, field,
+            "must be within kMaxShapeSize = 1e8 m of the body origin", point);
+}
+
 } // namespace
 
 // --- shapes
@@ -65,7 +74,10 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
         const std::uint32_t proxy = toIndex(proto.proxy);
         if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
         if (index == s.shapes.size()) s.shapes.emplace_back();
-        s.movedShapes.reserve(s.movedShapes.size() + 1);
+        // Room for markMoved below, which must not throw once the shape is in. Grown
+        // geometrically: one more each time would copy the whole list for every shape.
+        if (s.movedShapes.size() == s.movedShapes.capacity())
+            s.movedShapes.reserve(std::max<std::size_t>(64, 2 * s.movedShapes.capacity()));
     } catch (...) {
         s.broadPhase->remove(proto.proxy);
         throw;
@@ -125,6 +137,10 @@ ShapeId World::createBox(BodyId body, const ShapeDef& def, const Box& box) {
         proto.halfExtents = box.halfExtents;
         return attachShape(s, fn, "box", body, def, proto);
     }
+    requireWithinReach(fn, "box.center", box.center);
+    // A turned box within the reach has half extents below its half diagonal, sqrt(2) 1e8 m.
+    require(box.halfExtents.x <= 2.0f * kMaxShapeSize && box.halfExtents.y <= 2.0f * kMaxShapeSize,
+            fn, "box.halfExtents", "must be at most 2 kMaxShapeSize = 2e8 m", box.halfExtents);
     require(4.0 * double{box.halfExtents.x} * double{box.halfExtents.y} >= double{kMinPolygonArea},
             fn, "box.halfExtents",
             "must give a box that turns an area of at least kMinPolygonArea (1e-6 m^2)",
@@ -172,6 +188,8 @@ ShapeId World::createCapsule(BodyId body, const ShapeDef& def, const Capsule& ca
     checkShapeDef(fn, def);
     requireFinite(fn, "capsule.center1", capsule.center1);
     requireFinite(fn, "capsule.center2", capsule.center2);
+    requireWithinReach(fn, "capsule.center1", capsule.center1);
+    requireWithinReach(fn, "capsule.center2", capsule.center2);
     require(isFinite(capsule.radius) && capsule.radius >= kMinShapeSize &&
                 capsule.radius <= kMaxShapeSize,
             fn, "capsule.radius", "must be in [kMinShapeSize, kMaxShapeSize] = [1e-6, 1e8] m",
@@ -198,6 +216,8 @@ ShapeId World::createSegment(BodyId body, const ShapeDef& def, const Segment& se
             "must be static or kinematic: a segment has no area, so no mass");
     requireFinite(fn, "segment.point1", segment.point1);
     requireFinite(fn, "segment.point2", segment.point2);
+    requireWithinReach(fn, "segment.point1", segment.point1);
+    requireWithinReach(fn, "segment.point2", segment.point2);
     const double dx = double{segment.point2.x} - double{segment.point1.x};
     const double dy = double{segment.point2.y} - double{segment.point1.y};
     require(std::hypot(dx, dy) >= double{kPolygonWeldDistance}, fn, "segment.point2",

@@ -331,4 +331,32 @@ TEST_CASE(
         world.createBox(body, {},
                         Box{{0, 0}, {0.5f, 0.5f}, std::numeric_limits<float>::infinity()});
     });
+    // Beyond the reach, refused before any corner is computed: under the float traps an
+    // overflowing corner would stop the test instead of the refusal.
+    constexpr float kFar = 3e38f;
+    refused("box.center", [&] {
+        world.createBox(body, {}, Box{{-kFar, kFar}, {0.5f, 0.5f}, 0.3f});
+    });
+    refused("box.halfExtents", [&] { world.createBox(body, {}, Box{{0, 0}, {kFar, kFar}, 0.3f}); });
+    refused("capsule.center1", [&] {
+        world.createCapsule(body, {}, Capsule{{kFar, kFar}, {kFar, -kFar}, 0.2f});
+    });
+    refused("capsule.center2", [&] {
+        world.createCapsule(body, {}, Capsule{{0, 0}, {kFar, kFar}, 0.2f});
+    });
+    // Segments need a body that does not move; the refusals leave it as created.
+    const BodyId ground = world.createBody({});
+    const std::uint64_t withGround = stateHash(world);
+    for (const Segment far :
+         {Segment{{kFar, kFar}, {-kFar, kFar}}, Segment{{0, 0}, {-kFar, kFar}}}) {
+        std::string message;
+        try {
+            world.createSegment(ground, {}, far);
+        } catch (const Error& e) {
+            message = e.what();
+        }
+        CAPTURE(message);
+        CHECK(message.find("segment.point") != std::string::npos);
+        CHECK(stateHash(world) == withGround);
+    }
 }

@@ -1,0 +1,61 @@
+#pragma once
+// The separating-axis search over one polygon's faces: how far the other polygon lies outside each
+// face, and the face where that is largest. Cores only (rounding radii are the caller's).
+
+#include <algorithm>
+#include <cmath>
+
+#include "geometry/rot.hpp"
+#include "rigid2d/types.hpp"
+
+namespace rigid2d::detail {
+
+struct FaceSeparation {
+    float separation;
+    int edge;
+};
+
+/// Largest separation of `other` along one of `poly`'s edge normals; the first face wins ties.
+[[nodiscard]] inline FaceSeparation maxSeparation(const Polygon& poly,
+                                                  const Polygon& other) noexcept {
+    FaceSeparation best{-INFINITY, 0};
+    for (int i = 0; i < poly.count; ++i) {
+        float s = INFINITY;
+        for (int j = 0; j < other.count; ++j) {
+            s = std::min(s, dot(poly.normals[i], other.vertices[j] - poly.vertices[i]));
+        }
+        if (s > best.separation) {
+            best = {s, i};
+        }
+    }
+    return best;
+}
+
+/// Four vertices with pairwise opposite normals: a parallelogram, which every box is.
+[[nodiscard]] inline bool isParallelogram(const Polygon& p) noexcept {
+    const Vec2* n = p.normals;
+    return p.count == 4 && n[2].x == -n[0].x && n[2].y == -n[0].y && n[3].x == -n[1].x &&
+           n[3].y == -n[1].y;
+}
+
+/// maxSeparation for two parallelograms. `other`'s vertices are c +- u +- v, so its least reach
+/// along a normal n is n.c - |n.u| - |n.v|: three dot products per face instead of four vertices.
+/// Equal to the vertex search up to rounding; the first face wins ties as there.
+[[nodiscard]] inline FaceSeparation maxSeparationOfParallelograms(const Polygon& poly,
+                                                                  const Polygon& other) noexcept {
+    const Vec2 c = 0.5f * (other.vertices[0] + other.vertices[2]);
+    const Vec2 u = 0.5f * (other.vertices[1] - other.vertices[0]);
+    const Vec2 v = 0.5f * (other.vertices[3] - other.vertices[0]);
+    FaceSeparation best{-INFINITY, 0};
+    for (int i = 0; i < 4; ++i) {
+        const Vec2 n = poly.normals[i];
+        const float s =
+            dot(n, c - poly.vertices[i]) - (std::fabs(dot(n, u)) + std::fabs(dot(n, v)));
+        if (s > best.separation) {
+            best = {s, i};
+        }
+    }
+    return best;
+}
+
+} // namespace rigid2d::detail
