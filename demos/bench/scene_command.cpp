@@ -93,6 +93,8 @@ struct SceneRun {
     SnapshotTimes snapshot;
     std::optional<JointError> jointError; ///< after the last step
     double jointErrorMaxOverRun = 0;      ///< the largest max after any step (NaN if one was)
+    /// The kinds the broad phase ran, as "kind@first step" when it changed (auto switches).
+    std::string kinds;
 };
 
 SceneOptions parseOptions(int argc, char** argv) {
@@ -209,12 +211,19 @@ SceneRun runOnce(const scene_file::SceneDesc& scene, const SceneOptions& options
 
     std::vector<double> stepMs;
     stepMs.reserve(static_cast<std::size_t>(steps));
+    std::string lastKind;
     for (int i = 0; i < steps; ++i) {
         if (i == options.snapshotAt) saveDestroyRestore(world, def, bodies, joints, run.snapshot);
         const auto start = Clock::now();
         world.step(scene.timeStep);
         stepMs.push_back(millisecondsBetween(start, Clock::now()));
         run.stages.add(world.stats());
+        const std::string_view kind = world.stats().broadPhase.active;
+        if (kind != lastKind) {
+            if (!run.kinds.empty()) run.kinds.push_back(' ');
+            run.kinds.append(kind).append("@").append(std::to_string(i));
+            lastKind = kind;
+        }
         if (!joints.empty()) {
             const JointError now = *measureJoints(scene, finalBodies(world, bodies, false));
             // A joint that came apart to a non-finite error makes the run's max NaN.
@@ -265,6 +274,7 @@ std::string formatReport(const scene_file::SceneDesc& scene, const SceneOptions&
                       jsonNumber(run.jointErrorMaxOverRun).c_str());
         report += buffer;
     }
+    if (options.broadPhase == BroadPhaseType::Auto) report += ", \"kinds\": \"" + run.kinds + "\"";
     return report + repeatField(means) + "}";
 }
 

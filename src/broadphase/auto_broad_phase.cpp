@@ -27,36 +27,62 @@ double clockCostMs() {
     return cost;
 }
 
-// The kinds tried, in turn, the usual winners first. brute_force is never a contender.
+// The kinds tried, in turn, the usual winners first. brute_force is never a contender. The grid
+// is not tried before the active kind's cost is known: building it clears its whole cell array,
+// whatever the proxies.
 constexpr BroadPhaseType kCandidates[] = {
-    BroadPhaseType::Grid,       BroadPhaseType::HierarchicalHash, BroadPhaseType::SortedGrid,
-    BroadPhaseType::Tree,       BroadPhaseType::SweepAndPrune,    BroadPhaseType::Quadtree,
+    BroadPhaseType::HierarchicalHash, BroadPhaseType::Grid, BroadPhaseType::SortedGrid,
+    BroadPhaseType::SweepAndPrune,    BroadPhaseType::Tree, BroadPhaseType::Quadtree,
     BroadPhaseType::SpatialHash};
-// Probes start early (a short run should still find its kind) and then space out, doubling up
-// to one every 240 pair searches (4 s at 60 Hz) for workloads that change later.
+// Probes start early (a short run should still find its kind, and the usual winners come first)
+// and then space out, the wait doubling after each, up to one every 240 pair searches (4 s at
+// 60 Hz) for workloads that change later.
 constexpr std::size_t kFirstProbe = 16;
 constexpr std::size_t kMaxProbeGap = 240;
-constexpr int kShadowFrames = 6;          ///< pair searches a candidate is timed over
-constexpr double kSwitchBelow = 0.8;      ///< hysteresis: the candidate must cost < 80%
-constexpr double kGiveUpAbove = 2.0;      ///< a candidate costing twice as much is dropped at once
-constexpr std::uint32_t kMoveSample = 16; ///< one move in this many is timed
+constexpr int kShadowFrames = 3;     ///< pair searches a candidate is timed over
+constexpr double kSwitchBelow = 0.8; ///< hysteresis: the candidate must cost < 80%
+constexpr double kGiveUpAbove = 1.5; ///< a candidate costing 1.5 times as much is dropped early
+constexpr double kFarAbove = 4.0;    ///< and one costing 4 times as much after its first search
+/// A candidate's building (its inserts and first search) may cost this many of the active kind's
+/// frames: switching costs no more than about a step. A build that runs over is abandoned.
+constexpr double kBuildFrames = 1.5;
+constexpr std::uint32_t kMoveSample = 16;  ///< one move in this many is timed
+constexpr std::uint32_t kQuerySample = 16; ///< one query in this many is timed, during probes
+constexpr std::uint32_t kBuildCheck = 256; ///< inserts between looks at the clock while building
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
 } // namespace
 
 AutoBroadPhase::AutoBroadPhase(const BroadPhaseConfig& config)
     : m_config(config), m_nextProbeAt(kFirstProbe), m_probeGap(kFirstProbe) {
-    m_active = build(BroadPhaseType::SpatialHash);
+    m_active = build(BroadPhaseType::SpatialHash, 0, nullptr);
+    // Until it is first built, the grid's cost is guessed from its largest cell array, which its
+    // constructor clears whatever the proxies: about 25 ns a cell here (8 bytes of fresh pages;
+    // 4M cells, the default, took 100 to 150 ms in a scene's first step).
+    m_buildMs[static_cast<std::size_t>(BroadPhaseType::Grid)] =
+        25e-6 * static_cast<double>(config.maxGridCells);
 }
 
-AutoBroadPhase::Inner AutoBroadPhase::build(BroadPhaseType type) const {
+AutoBroadPhase::Inner AutoBroadPhase::build(BroadPhaseType type, double budgetMs,
+                                            double* spentMs) const {
+    const auto start = Clock::now();
     Inner inner;
     inner.type = type;
     inner.impl = makeBroadPhase(type, m_config);
     const auto& live = m_proxies.liveFlags();
     const auto& boxes = m_proxies.boxes();
-    for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id)
-        if (live[id] != 0) insertInto(inner, id, boxes[id]);
+    std::uint32_t inserted = 0;
+    for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
+        if (live[id] == 0) continue;
+        insertInto(inner, id, boxes[id]);
+        if (++inserted % kBuildCheck == 0 && budgetMs > 0 && msSince(start) > budgetMs) {
+            // Over budget: what the whole build would have cost, by proportion.
+            if (spentMs != nullptr)
+                *spentMs = msSince(start) * static_cast<double>(m_proxies.size()) / inserted;
+            return Inner{};
+        }
+    }
+    if (spentMs != nullptr) *spentMs = msSince(start);
     return inner;
 }
 
@@ -66,6 +92,7 @@ void AutoBroadPhase::insertInto(Inner& inner, std::uint32_t id, const AABB& box)
     if (in >= inner.ourOf.size()) inner.ourOf.resize(in + 1, kNone);
     inner.innerOf[id] = in;
     inner.ourOf[in] = id;
+    inner.sameIds = inner.sameIds && in == id;
 }
 
 ProxyId AutoBroadPhase::insert(const AABB& box, std::uint64_t userData) {
@@ -90,6 +117,11 @@ void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
     m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
     m_proxies.setBox(proxy, box);
     const bool sample = m_moveCount++ % kMoveSample == 0;
+    if (!sample && !m_probe.impl) [[likely]] {
+        // The common case, without a call: moves are most of a churning world's broad phase.
+        m_active.impl->move(ProxyId{m_active.innerOf[toIndex(proxy)]}, box);
+        return;
+    }
     moveIn(m_active, toIndex(proxy), box, sample);
     if (m_probe.impl) moveIn(m_probe, toIndex(proxy), box, sample);
 }
@@ -113,31 +145,62 @@ BuiltInBroadPhase& AutoBroadPhase::builtIn(const Inner& inner) {
 
 void AutoBroadPhase::searchIn(Inner& inner, std::vector<ProxyPair>& out) {
     const auto start = Clock::now();
-    builtIn(inner).collectPairs(m_inner);
-    out.clear();
-    out.reserve(m_inner.size());
-    for (const ProxyPair& p : m_inner)
-        out.push_back(orderedPair(inner.ourOf[toIndex(p.a)], inner.ourOf[toIndex(p.b)]));
+    if (inner.sameIds) {
+        builtIn(inner).collectPairs(out);
+    } else {
+        builtIn(inner).collectPairs(m_inner);
+        out.clear();
+        out.reserve(m_inner.size());
+        for (const ProxyPair& p : m_inner)
+            out.push_back(orderedPair(inner.ourOf[toIndex(p.a)], inner.ourOf[toIndex(p.b)]));
+    }
     inner.searchMs += msSince(start);
-    ++inner.frames;
 }
 
 void AutoBroadPhase::collectPairs(std::vector<ProxyPair>& out) {
     searchIn(m_active, out);
-    m_moveCount = 0;
     if (m_probe.impl) {
-        std::vector<ProxyPair> shadow;
-        searchIn(m_probe, shadow);
+        searchIn(m_probe, m_shadow);
 #ifdef RIGID2D_VALIDATE
         std::vector<ProxyPair> found = out;
         std::sort(found.begin(), found.end());
-        std::sort(shadow.begin(), shadow.end());
-        R2D_CHECK(shadow == found, "the candidate broad phase found other pairs");
+        std::sort(m_shadow.begin(), m_shadow.end());
+        R2D_CHECK(m_shadow == found, "the candidate broad phase found other pairs");
 #endif
-        const double probeCost = m_probe.searchMs + m_probe.moveMs;
-        const double activeCost = m_active.searchMs + m_active.moveMs;
-        if (m_probe.frames >= kShadowFrames ||
-            (m_probe.frames >= 2 && probeCost > kGiveUpAbove * activeCost))
+    }
+    if (!m_inPairsOf) afterSearch();
+}
+
+void AutoBroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
+    const auto start = Clock::now();
+    const double searched = m_active.searchMs;
+    m_inPairsOf = true;
+    try {
+        BuiltInBroadPhase::findPairsOf(moved, out);
+    } catch (...) {
+        m_inPairsOf = false;
+        throw;
+    }
+    m_inPairsOf = false;
+    // A search by queries: not in searchMs, but the active kind's work all the same.
+    if (m_active.searchMs == searched) m_queriedMs += msSince(start);
+    afterSearch();
+}
+
+double AutoBroadPhase::cost(const Inner& inner, int slot) const {
+    const double queryMs =
+        1e-6 * kQuerySample * static_cast<double>(m_queryNs[slot].load(std::memory_order_relaxed));
+    return inner.searchMs + inner.moveMs + queryMs;
+}
+
+void AutoBroadPhase::afterSearch() {
+    m_moveCount = 0;
+    if (m_probe.impl) {
+        ++m_probeFrames;
+        // The first search lays out the candidate's memory: a few times dearer at most.
+        const double ratio = cost(m_probe, 1) / std::max(cost(m_active, 0), 1e-9);
+        if (m_probeFrames >= kShadowFrames || ratio > kFarAbove ||
+            (m_probeFrames >= 2 && ratio > kGiveUpAbove))
             endProbe();
     } else if (++m_frame >= m_nextProbeAt) {
         startProbe();
@@ -145,41 +208,76 @@ void AutoBroadPhase::collectPairs(std::vector<ProxyPair>& out) {
 }
 
 void AutoBroadPhase::startProbe() {
-    BroadPhaseType type = kCandidates[m_nextProbe];
-    m_nextProbe = (m_nextProbe + 1) % std::size(kCandidates);
-    if (type == m_active.type) {
-        type = kCandidates[m_nextProbe];
+    // The active kind's cost per frame since the last probe (moves and searches), else as the
+    // last probe measured it.
+    const std::size_t frames = m_frame - m_activeSince;
+    const double work = m_active.searchMs + m_active.moveMs + m_queriedMs;
+    const double frameMs =
+        frames > 0 && work > 0 ? work / static_cast<double>(frames) : m_activeFrameMs;
+    const double budget = kBuildFrames * frameMs;
+    // The next kind but the active one whose last build fitted the budget (a kind never built
+    // is tried: its cost is unknown until then).
+    BroadPhaseType type = m_active.type;
+    for (std::size_t tries = 0; tries < std::size(kCandidates); ++tries) {
+        const BroadPhaseType next = kCandidates[m_nextProbe];
         m_nextProbe = (m_nextProbe + 1) % std::size(kCandidates);
+        const double built = m_buildMs[static_cast<std::size_t>(next)];
+        if (next != m_active.type && (built == 0 || built <= budget)) {
+            type = next;
+            break;
+        }
     }
-    m_probe = build(type);
-    // One untimed search first: a structure's first search allocates and lays out its memory,
-    // which would count against it otherwise.
-    builtIn(m_probe).collectPairs(m_inner);
+    m_probeGap = std::min(2 * m_probeGap, kMaxProbeGap);
+    m_nextProbeAt = m_frame + m_probeGap;
+    if (type == m_active.type || budget <= 0) return;
+    double spent = 0;
+    m_probe = build(type, budget, &spent);
+    m_buildMs[static_cast<std::size_t>(type)] = std::max(spent, 1e-9);
     // Both are timed over the same frames.
-    m_active.searchMs = m_active.moveMs = 0;
-    m_active.frames = 0;
+    m_active.searchMs = m_active.moveMs = m_queriedMs = 0;
+    m_activeSince = m_frame;
+    m_queryNs[0].store(0, std::memory_order_relaxed);
+    m_queryNs[1].store(0, std::memory_order_relaxed);
+    m_probeFrames = 0;
 }
 
 void AutoBroadPhase::endProbe() {
-    const double active = (m_active.searchMs + m_active.moveMs) / std::max(m_active.frames, 1);
-    const double probe = (m_probe.searchMs + m_probe.moveMs) / std::max(m_probe.frames, 1);
+    const double active = cost(m_active, 0) / std::max(m_probeFrames, 1);
+    const double probe = cost(m_probe, 1) / std::max(m_probeFrames, 1);
+    m_activeFrameMs = active;
     if (probe < kSwitchBelow * active) {
         m_active = std::move(m_probe);
+        m_activeFrameMs = probe;
         ++m_switches;
     }
     m_probe = Inner{};
-    m_probeGap = std::min(2 * m_probeGap, kMaxProbeGap);
+    m_active.searchMs = m_active.moveMs = m_queriedMs = 0;
+    m_activeSince = m_frame;
     m_nextProbeAt = m_frame + m_probeGap;
 }
 
 void AutoBroadPhase::switchTo(BroadPhaseType type) {
     m_probe = Inner{};
-    m_active = build(type);
+    m_nextProbeAt = m_frame + m_probeGap;
+    m_active = build(type, 0, nullptr);
     ++m_switches;
 }
 
 void AutoBroadPhase::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("AutoBroadPhase::query", "region", region);
+    if (m_probe.impl && m_queryCount.fetch_add(1, std::memory_order_relaxed) % kQuerySample == 0) {
+        // Both kinds timed on the bare query: the caller's visits (a time of impact, a pair
+        // pushed) cost the same on either and would blur the comparison.
+        const auto nothing = [](ProxyId) { return true; };
+        const BroadPhase* kinds[] = {m_active.impl.get(), m_probe.impl.get()};
+        for (int slot = 0; slot < 2; ++slot) {
+            const auto start = Clock::now();
+            kinds[slot]->query(region, nothing);
+            const double ms = std::max(0.0, msSince(start) - clockCostMs());
+            m_queryNs[slot].fetch_add(static_cast<std::int64_t>(ms * 1e6),
+                                      std::memory_order_relaxed);
+        }
+    }
     m_active.impl->query(region,
                          [&](ProxyId in) { return visit(ProxyId{m_active.ourOf[toIndex(in)]}); });
 }
@@ -195,8 +293,13 @@ void AutoBroadPhase::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 }
 
 void AutoBroadPhase::update() {
-    m_active.impl->update();
-    if (m_probe.impl) m_probe.impl->update();
+    // Timed: some kinds do their filing here rather than in the search.
+    for (Inner* inner : {&m_active, &m_probe}) {
+        if (!inner->impl) continue;
+        const auto start = Clock::now();
+        inner->impl->update();
+        inner->searchMs += msSince(start);
+    }
 }
 
 std::size_t AutoBroadPhase::fullSearchFrom() const { return builtIn(m_active).fullSearchFrom(); }

@@ -3,10 +3,17 @@
 // change kinds at any step without changing a single result. This one does so by measurement: it
 // runs one kind, and every so often builds another beside it, feeds it the same moves for a few
 // frames ("shadowing") and times both; the candidate takes over when it is clearly cheaper.
-// Probes come early, then ever less often; a candidate clearly worse is dropped after one search,
-// so a probe costs about one extra search. Ids
-// are this class's own: each inner kind's ids are mapped to them, so a switch changes no id.
+// What is timed: update and the pair searches, one move in 16 and, while a probe runs, one query
+// in 16 on both kinds (the step's continuous collision and the pair search by queries are
+// queries, and a kind can be cheap to search and dear to query). Probes come early, then ever
+// less often; a candidate 4 times dearer is dropped after one search, 1.5 times after two.
+// Building a candidate may cost about one and a half of the active kind's frames: a build that
+// runs over is abandoned, and that kind is not built again until the frames cost enough to pay
+// for it. Ids are this class's own: each inner kind's ids are mapped to them, so a switch
+// changes no id.
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -25,6 +32,8 @@ public:
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
     void collectPairs(std::vector<ProxyPair>& out) override;
+    /// The built-in search, then this frame's probe bookkeeping.
+    void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -52,17 +61,24 @@ private:
         std::unique_ptr<BroadPhase> impl;
         std::vector<std::uint32_t> innerOf; ///< by our id
         std::vector<std::uint32_t> ourOf;   ///< by its id
-        double searchMs = 0;                ///< findPairs, summed over the measured frames
-        double moveMs = 0;                  ///< sampled moves, scaled to all moves
-        int frames = 0;
+        double searchMs = 0; ///< update and findPairs, summed over the measured frames
+        double moveMs = 0;   ///< sampled moves, scaled to all moves
+        /// Every id is ours (ids are handed out by one rule: a kind built empty, or from ids
+        /// without holes, keeps ours), so its pairs need no mapping.
+        bool sameIds = true;
     };
 
-    [[nodiscard]] Inner build(BroadPhaseType type) const;
+    /// `type` holding every proxy; with a budget > 0, empty (no impl) if building runs over it.
+    /// spentMs (if given) receives the build's time, or its estimate when abandoned.
+    [[nodiscard]] Inner build(BroadPhaseType type, double budgetMs, double* spentMs) const;
     void insertInto(Inner& inner, std::uint32_t id, const AABB& box) const;
     void moveIn(Inner& inner, std::uint32_t id, const AABB& box, bool sample);
     [[nodiscard]] static BuiltInBroadPhase& builtIn(const Inner& inner);
     /// Runs inner's collectPairs, timed, with the pairs in our ids (a < b).
     void searchIn(Inner& inner, std::vector<ProxyPair>& out);
+    /// Ends or starts a probe when due; called once per pair search.
+    void afterSearch();
+    [[nodiscard]] double cost(const Inner& inner, int slot) const;
     void startProbe();
     void endProbe();
 
@@ -74,8 +90,19 @@ private:
     std::size_t m_probeGap;      ///< searches between probes, doubling up to a bound
     std::size_t m_nextProbe = 0; ///< index into kCandidates
     std::size_t m_switches = 0;
-    std::uint32_t m_moveCount = 0; ///< moves since the last findPairs, for the sampling
-    std::vector<ProxyPair> m_inner;
+    std::uint32_t m_moveCount = 0;   ///< moves since the last findPairs, for the sampling
+    std::vector<ProxyPair> m_inner;  ///< an inner kind's pairs, before mapping
+    std::vector<ProxyPair> m_shadow; ///< the probe's pairs, thrown away
+    int m_probeFrames = 0;           ///< pair searches the running probe has been timed over
+    bool m_inPairsOf = false;        ///< collectPairs is being called by findPairsOf
+    double m_activeFrameMs = 0;      ///< the active kind's cost per search, at the last probe's end
+    std::size_t m_activeSince = 0;   ///< the search from which the active kind's costs are summed
+    double m_queriedMs = 0;          ///< searches by queries since then (not in searchMs)
+    std::array<double, std::size(kAllBroadPhaseTypes)>
+        m_buildMs{}; ///< by kind, its last build (0: never)
+    /// Sampled queries' time (ns) on the active kind [0] and the probe [1], from any thread.
+    mutable std::array<std::atomic<std::int64_t>, 2> m_queryNs{};
+    mutable std::atomic<std::uint32_t> m_queryCount{0};
 };
 
 } // namespace rigid2d::detail

@@ -56,8 +56,8 @@ public:
     /// collectPairs, sorted.
     void findPairs(std::vector<ProxyPair>& out) final;
     /// One full search when at least fullSearchFrom() proxies moved, else a query per moved
-    /// proxy.
-    void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) final;
+    /// proxy. (auto wraps it to count its frames.)
+    void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) override;
     /// From how many moved proxies one full search costs less than a query per moved proxy. The
     /// default suits structures whose queries are sublinear in the proxy count.
     [[nodiscard]] virtual std::size_t fullSearchFrom() const { return size() / 4 + 1; }

@@ -107,3 +107,42 @@ TEST_CASE("auto: its own probes and switches never change the pairs") {
     subject.validate();
     CHECK_FALSE(subject.stats().active.empty());
 }
+
+TEST_CASE("auto: probes run through searches by queries and timed queries, pairs unchanged") {
+    // Few proxies move each frame, so findPairsOf answers by queries: the probes must still
+    // start, be fed and end, and the queries timed on both kinds must answer as brute force.
+    AutoBroadPhase subject({});
+    detail::BruteForce reference;
+    SplitMix64 rng(5);
+    std::vector<ProxyId> ids;
+    for (int i = 0; i < 400; ++i) {
+        const AABB box = randomBox(rng, 60);
+        ids.push_back(subject.insert(box, 0));
+        REQUIRE(ids.back() == reference.insert(box, 0));
+    }
+    std::vector<ProxyId> moved;
+    for (int frame = 0; frame < 600; ++frame) {
+        moved.clear();
+        for (int k = 0; k < 5; ++k) {
+            const ProxyId id = ids[rng.below(static_cast<std::uint32_t>(ids.size()))];
+            if (std::find(moved.begin(), moved.end(), id) != moved.end()) continue;
+            const AABB box = randomBox(rng, 60);
+            subject.move(id, box);
+            reference.move(id, box);
+            moved.push_back(id);
+        }
+        subject.update();
+        std::vector<ProxyPair> got, expected;
+        subject.findPairsOf(moved, got);
+        reference.findPairsOf(moved, expected);
+        REQUIRE(got == expected);
+        std::vector<ProxyId> inRegion, inReference;
+        const AABB region = randomBox(rng, 60);
+        subject.query(region, [&](ProxyId id) { return inRegion.push_back(id), true; });
+        reference.query(region, [&](ProxyId id) { return inReference.push_back(id), true; });
+        std::sort(inRegion.begin(), inRegion.end());
+        std::sort(inReference.begin(), inReference.end());
+        REQUIRE(inRegion == inReference);
+        if (frame % 50 == 0) subject.validate();
+    }
+}

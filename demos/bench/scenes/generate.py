@@ -356,6 +356,40 @@ def v3_rain(floors=5, columns=40, per_group=5, tiles=500, tile=0.5):
                       lower=(-0.5 * span - 50, -20), upper=(0.5 * span + 50, 45.0 * floors + 20))
 
 
+def gather(count=3000, columns=75, half_width=240.0, pit=40.0, wall=50.0):
+    """Bodies spread over a world 480 m wide, then gathered into one pile: 3000 circles and boxes
+    (alternating) on a jittered lattice between 20 and 140 m up, each thrown so that it passes
+    over a pit 2 * pit wide (walls `wall` high, in ground as wide as the world) 3 to 5 s later, the farther ones later; they land
+    over about two seconds and settle in a heap; 720 steps. A broad phase that suits the sparse
+    world in flight need not suit the pile (the scene of Auto's switching, README "Broad phase").
+    The jitter is the fractional part of a multiple of the golden ratio: closed-form, so the file
+    is the same on every machine."""
+    golden = (math.sqrt(5.0) - 1.0) / 2.0
+    rows = (count + columns - 1) // columns
+    pitch_x = 2.0 * half_width / columns
+    pitch_y = 120.0 / rows
+    bodies = [open_box(pit, wall)]
+    # Ground on both sides, for what falls short or bounces out.
+    bodies[0]["shapes"].append(box_shape(0.0, -3.0, half_width + 20.0, 1.0))
+    gravity = 10.0
+    for index in range(count):
+        row, column = divmod(index, columns)
+        jitter_x = math.fmod(index * golden, 1.0) - 0.5
+        jitter_y = math.fmod(index * golden * golden, 1.0) - 0.5
+        x = -half_width + (column + 0.5 + 0.8 * jitter_x) * pitch_x
+        y = 20.0 + (row + 0.5 + 0.8 * jitter_y) * pitch_y
+        # Over the pit at (target_x, wall + 5) after `flight` seconds, still falling.
+        target_x = (pit - 5.0) * (2.0 * math.fmod(index * golden * 3.0, 1.0) - 1.0)
+        flight = 3.0 + 2.0 * abs(x) / half_width
+        vx = (target_x - x) / flight
+        vy = (wall + 5.0 - y) / flight + 0.5 * gravity * flight
+        shape = (circle_shape(0.45, friction=0.4) if index % 2 == 0
+                 else box_shape(0.0, 0.0, 0.4, 0.4, friction=0.4))
+        bodies.append(make_body("dynamic", x, y, [shape], velocity=pair(vx, vy)))
+    return make_scene(2, "gather", bodies, steps=720, lower=(-half_width - 20.0, -20.0),
+                      upper=(half_width + 20.0, 260.0))
+
+
 def circle_rain_50000():
     """The rain at five times the bodies, in a box two and a half times as wide (the scaling
     measurement of the threaded step, README "Several cores")."""
@@ -363,7 +397,7 @@ def circle_rain_50000():
 
 
 BUILDERS = [circle_rain, box_pyramid, newtons_cradle, v3_large_pyramid, v3_many_pyramids,
-            v3_joint_grid, v3_tumbler, v3_smash, v3_spinner, v3_rain]
+            v3_joint_grid, v3_tumbler, v3_smash, v3_spinner, v3_rain, gather]
 # Written only when named on the command line: too large for the build's scene directory, which
 # the tests parse and demos/bench/compare runs in full.
 ON_DEMAND = [circle_rain_50000]
