@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "broadphase/pair_sort.hpp"
+#include "broadphase/proxy_table.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
 
@@ -284,10 +285,7 @@ void AutoBroadPhase::query(const AABB& region, FunctionRef<bool(ProxyId)> visit)
 
 void AutoBroadPhase::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                              FunctionRef<float(ProxyId)> visit) const {
-    requireFinite("AutoBroadPhase::rayCast", "origin", origin);
-    requireFinite("AutoBroadPhase::rayCast", "translation", translation);
-    require(isFinite(maxFraction) && maxFraction >= 0.0f, "AutoBroadPhase::rayCast", "maxFraction",
-            "must be finite and >= 0", maxFraction);
+    ProxyTable::checkRay("AutoBroadPhase::rayCast", origin, translation, maxFraction);
     m_active.impl->rayCast(origin, translation, maxFraction,
                            [&](ProxyId in) { return visit(ProxyId{m_active.ourOf[toIndex(in)]}); });
 }
