@@ -8,7 +8,8 @@ namespace rigid2d::detail {
 namespace {
 
 // B's reference face wins only when it separates by this much more than A's (a tenth of the
-// linear slop), so nearly equal faces do not swap from step to step and the ids stay put.
+// linear slop), so nearly equal faces swap rarely (the ids survive a swap; the points shift a
+// little, from one face's side planes to the other's).
 constexpr float kReferenceFaceTolerance = 0.1f * 0.005f;
 
 // `p`, placed by `from`, in the frame of `to` (count, radius, vertices and normals: what the
