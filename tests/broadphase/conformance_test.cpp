@@ -137,11 +137,9 @@ TEST_CASE("broad phases: rays with denormal components and boxes near the float'
     struct Ray {
         Vec2 origin, translation;
     };
-    const Ray rays[] = {{{0.0f, -10.0f}, {1e-40f, 20.0f}},
-                        {{0.5f, -10.0f}, {-1e-44f, 3e38f}},
-                        {{-10.0f, 0.5f}, {3e38f, 1e-42f}},
-                        {{0.0f, 0.0f}, {-3.4e38f, 1e-45f}},
-                        {{-3e38f, -3e38f}, {3.4e38f, 3.4e38f}}};
+    const Ray rays[] = {{{0.0f, -10.0f}, {1e-40f, 20.0f}},      {{0.5f, -10.0f}, {-1e-44f, 3e38f}},
+                        {{-10.0f, 0.5f}, {3e38f, 1e-42f}},      {{0.0f, 0.0f}, {-3.4e38f, 1e-45f}},
+                        {{-3e38f, -3e38f}, {3.4e38f, 3.4e38f}}, {{0.5f, 0.5f}, {1e-40f, 1e-41f}}};
     const auto visits = [&](BroadPhase& bp, const Ray& ray) {
         std::vector<std::uint64_t> hit;
         bp.rayCast(ray.origin, ray.translation, 1.0f, [&](ProxyId id) {

@@ -50,8 +50,14 @@ void forEachRayCell(const CellMapping& mapping, const RaySpan& ray, F&& f) {
         if (d[major] != 0.0f && m != clampLo && m != clampHi) {
             const float slabLo = mapping.origin()[major] + static_cast<float>(m) * mapping.size();
             const float slabHi = slabLo + mapping.size();
-            const float tA = std::clamp((slabLo - ray.pad - o) / d[major], 0.0f, 1.0f);
-            const float tB = std::clamp((slabHi + ray.pad - o) / d[major], 0.0f, 1.0f);
+            // In double: a denormal d[major], or an origin far across the grid, would overflow
+            // a float quotient (which is clamped to [0, 1] anyway).
+            const auto fraction = [&](double edge) {
+                return static_cast<float>(
+                    std::clamp((edge - double{o}) / double{d[major]}, 0.0, 1.0));
+            };
+            const float tA = fraction(double{slabLo} - double{ray.pad});
+            const float tB = fraction(double{slabHi} + double{ray.pad});
             const float a = om + tA * d[minor];
             const float b = om + tB * d[minor];
             lo = std::max(lo, mapping.cellOn(minor, std::min(a, b) - ray.pad));
