@@ -14,15 +14,22 @@ namespace rigid2d::detail {
 //   tc = -dot(s, u)                 distance along u to the point of closest approach
 //   h2 = |s + tc u|^2               squared distance of that point from the centre
 //   miss when h2 > r^2; else the entry is at tc - sqrt(r^2 - h2), as a fraction of |translation|.
+// Near the float's reach the squared lengths overflow: such a cast is solved scaled down by a power
+// of two, which the fraction and the normal do not depend on (and an ordinary one, scaled by 1,
+// keeps every bit).
 bool castSegmentAtCircle(Vec2 center, float radius, Vec2 origin, Vec2 translation,
                          float maxFraction, SegmentHit& hit) noexcept {
-    const float length = glm::length(translation);
+    constexpr float kLarge = 0x1p62f;
+    const auto small = [](Vec2 v) { return std::fabs(v.x) < kLarge && std::fabs(v.y) < kLarge; };
+    const float scale = small(center) && small(origin) && small(translation) ? 1.0f : 0x1p-70f;
+    const Vec2 d = translation * scale;
+    const float length = glm::length(d);
     if (!(length > 0.0f)) return false;
-    const Vec2 s = origin - center;
-    const float radiusSquared = radius * radius;
+    const Vec2 s = origin * scale - center * scale;
+    const float radiusSquared = (radius * scale) * (radius * scale);
     if (glm::dot(s, s) <= radiusSquared) return false;
 
-    const Vec2 u = translation / length;
+    const Vec2 u = d / length;
     const float tc = -glm::dot(s, u);
     const Vec2 closest = s + tc * u;
     const float h2 = glm::dot(closest, closest);

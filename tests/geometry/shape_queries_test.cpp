@@ -57,6 +57,18 @@ TEST_CASE("castSegmentAtCircle stays accurate for a tiny circle far along a long
     CHECK(hit.normal.x == doctest::Approx(-1.0f));
 }
 
+TEST_CASE("castSegmentAtCircle near the float's reach: no overflow, the same fraction as scaled") {
+    // Squared lengths of 3e38 overflow a float (a trap under the tests' float traps; found by the
+    // fuzzer); the cast is scale-free, so it must give the fraction of the same cast at unit size.
+    SegmentHit hit;
+    REQUIRE(detail::castSegmentAtCircle({2e38f, 0}, 1e37f, {-1e38f, 0}, {3.4e38f, 0}, 1, hit));
+    SegmentHit unit;
+    REQUIRE(detail::castSegmentAtCircle({2.0f, 0}, 0.1f, {-1.0f, 0}, {3.4f, 0}, 1, unit));
+    CHECK(hit.fraction == doctest::Approx(unit.fraction).epsilon(1e-6));
+    CHECK(hit.normal.x == doctest::Approx(-1.0f));
+    CHECK_FALSE(detail::castSegmentAtCircle({0, 3e38f}, 1, {0, -3e38f}, {1e-30f, 3.4e38f}, 1, hit));
+}
+
 TEST_CASE("castSegmentAtBox hits each face with its outward normal") {
     const AABB box{{1, -1}, {3, 1}};
     SegmentHit hit;
