@@ -397,6 +397,21 @@ TEST_CASE("snapshot: a polygon far from the origin restores (found by the fuzzer
     CHECK(copy.snapshot() == world.snapshot());
 }
 
+TEST_CASE("snapshot: a body moved out of its mouse target's reach restores (found by the fuzzer)") {
+    // setMouseTarget bounds the target's reach, but nothing keeps the body near it afterwards.
+    World world;
+    BodyDef def;
+    def.type = BodyType::Dynamic;
+    const BodyId body = world.createBody(def);
+    world.createCircle(body, {}, Circle{{0, 0}, 0.5f});
+    world.createMouseJoint({.body = body, .target = {0.0f, 0.0f}, .maxForce = 100.0f});
+    world.setTransform(body, {3.0f * kMaxJointReach, 0.0f}, 0.0f);
+    world.step(1.0f / 60.0f);
+    World copy;
+    REQUIRE_NOTHROW(copy.restore(world.snapshot()));
+    CHECK(copy.snapshot() == world.snapshot());
+}
+
 TEST_CASE("snapshot: shapes offset from a turned body's origin restore (found by the fuzzer)") {
     // Restore checks each fat box against the shape's true bounds, turned with its body.
     World world;
