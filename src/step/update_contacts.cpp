@@ -9,6 +9,7 @@
 // Pass 1 writes nothing but the contact it works on, and pass 2 runs in contact order as the one
 // loop it replaces did, so the result is the same bits for any split. A contact between two
 // sleeping bodies that an earlier contact of pass 2 woke is updated in pass 2, as that loop did.
+#include <algorithm>
 #include <cmath>
 
 #include "core/parallel_for.hpp"
@@ -70,8 +71,10 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     }
     // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
     // at the surface instead of overlapping first.
+    // Capped at kMaxShapeSize: a wider margin means nothing physically, and it keeps every
+    // manifold point within the reach restore accepts (world_restore.cpp, manifoldFits).
     const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
-    Manifold manifold = collideAt(state.def.speculativeDistance + closing);
+    Manifold manifold = collideAt(std::min(state.def.speculativeDistance + closing, kMaxShapeSize));
     const Manifold& old = contact.manifold;
     for (int i = 0; i < manifold.pointCount; ++i) {
         ManifoldPoint& p = manifold.points[i];

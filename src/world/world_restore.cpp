@@ -191,7 +191,10 @@ bool manifoldFits(const detail::Contact& contact) {
     }
     for (int i = 0; i < m.pointCount; ++i)
         for (const Vec2 arm : {m.points[i].anchorA, m.points[i].anchorB})
-            if (std::fabs(double{arm.x}) + std::fabs(double{arm.y}) > 4.0 * double{kMaxShapeSize})
+            // A vertex lies within 2 kMaxShapeSize of its body's centre on each axis, a rounding
+            // radius adds up to kMaxShapeSize, and the point sits halfway across a speculative gap
+            // of at most kMaxShapeSize (update_contacts.cpp).
+            if (std::fabs(double{arm.x}) + std::fabs(double{arm.y}) > 8.0 * double{kMaxShapeSize})
                 return false;
     return true;
 }
