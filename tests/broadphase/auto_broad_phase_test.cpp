@@ -21,6 +21,32 @@ AABB randomBox(SplitMix64& rng, float extent) {
     return test::randomBox(rng, {{0, 0}, {extent, extent}}, 0.1f, 1.5f);
 }
 
+/// Inserts `count` random boxes into both, checking they hand out the same ids.
+std::vector<ProxyId> insertBoth(AutoBroadPhase& subject, detail::BruteForce& reference,
+                                SplitMix64& rng, int count, float extent) {
+    std::vector<ProxyId> ids;
+    for (int i = 0; i < count; ++i) {
+        const AABB box = randomBox(rng, extent);
+        ids.push_back(subject.insert(box, 0));
+        REQUIRE(ids.back() == reference.insert(box, 0));
+    }
+    return ids;
+}
+
+void moveBoth(AutoBroadPhase& subject, detail::BruteForce& reference, ProxyId id, AABB box) {
+    subject.move(id, box);
+    reference.move(id, box);
+}
+
+void checkQuerySame(AutoBroadPhase& subject, detail::BruteForce& reference, AABB region) {
+    std::vector<ProxyId> got, expected;
+    subject.query(region, [&](ProxyId id) { return got.push_back(id), true; });
+    reference.query(region, [&](ProxyId id) { return expected.push_back(id), true; });
+    std::sort(got.begin(), got.end());
+    std::sort(expected.begin(), expected.end());
+    REQUIRE(got == expected);
+}
+
 void checkSame(AutoBroadPhase& subject, detail::BruteForce& reference) {
     std::vector<ProxyPair> got, expected;
     subject.findPairs(got);
@@ -35,13 +61,7 @@ TEST_CASE("auto: switching kinds mid-run keeps every id and finds the brute-forc
     AutoBroadPhase subject({});
     detail::BruteForce reference;
     SplitMix64 rng(7);
-    std::vector<ProxyId> ids;
-    for (int i = 0; i < 300; ++i) {
-        const AABB box = randomBox(rng, 40);
-        const ProxyId id = subject.insert(box, 1000u + static_cast<unsigned>(i));
-        REQUIRE(id == reference.insert(box, 0));
-        ids.push_back(id);
-    }
+    std::vector<ProxyId> ids = insertBoth(subject, reference, rng, 300, 40);
     const BroadPhaseType kinds[] = {BroadPhaseType::Tree,       BroadPhaseType::SortedGrid,
                                     BroadPhaseType::Quadtree,   BroadPhaseType::SweepAndPrune,
                                     BroadPhaseType::Grid,       BroadPhaseType::HierarchicalHash,
@@ -63,20 +83,11 @@ TEST_CASE("auto: switching kinds mid-run keeps every id and finds the brute-forc
         CHECK(std::string(subject.stats().active) == std::string(toString(kind)));
         CHECK(subject.stats().switches == switches);
         for (int frame = 0; frame < 3; ++frame) {
-            for (const ProxyId id : ids) {
-                const AABB box = randomBox(rng, 40);
-                subject.move(id, box);
-                reference.move(id, box);
-            }
+            for (const ProxyId id : ids) moveBoth(subject, reference, id, randomBox(rng, 40));
             checkSame(subject, reference);
         }
         CHECK(subject.box(ids[0]) == reference.box(ids[0]));
-        std::vector<ProxyId> inRegion, expected;
-        const AABB region{{10, 10}, {20, 20}};
-        subject.query(region, [&](ProxyId id) { return inRegion.push_back(id), true; });
-        reference.query(region, [&](ProxyId id) { return expected.push_back(id), true; });
-        std::sort(inRegion.begin(), inRegion.end());
-        CHECK(inRegion == expected);
+        checkQuerySame(subject, reference, AABB{{10, 10}, {20, 20}});
     }
 }
 
@@ -86,19 +97,11 @@ TEST_CASE("auto: its own probes and switches never change the pairs") {
     AutoBroadPhase subject({});
     detail::BruteForce reference;
     SplitMix64 rng(11);
-    std::vector<ProxyId> ids;
-    for (int i = 0; i < 200; ++i) {
-        const AABB box = randomBox(rng, 400);
-        ids.push_back(subject.insert(box, 0));
-        REQUIRE(ids.back() == reference.insert(box, 0));
-    }
+    const std::vector<ProxyId> ids = insertBoth(subject, reference, rng, 200, 400);
     for (int frame = 0; frame < 1000; ++frame) {
         const float extent = frame < 500 ? 400.0f : 15.0f;
-        for (std::size_t i = 0; i < ids.size(); i += 3) {
-            const AABB box = randomBox(rng, extent);
-            subject.move(ids[i], box);
-            reference.move(ids[i], box);
-        }
+        for (std::size_t i = 0; i < ids.size(); i += 3)
+            moveBoth(subject, reference, ids[i], randomBox(rng, extent));
         std::vector<ProxyPair> got, expected;
         subject.findPairs(got);
         reference.findPairs(expected);
@@ -114,21 +117,14 @@ TEST_CASE("auto: probes run through searches by queries and timed queries, pairs
     AutoBroadPhase subject({});
     detail::BruteForce reference;
     SplitMix64 rng(5);
-    std::vector<ProxyId> ids;
-    for (int i = 0; i < 400; ++i) {
-        const AABB box = randomBox(rng, 60);
-        ids.push_back(subject.insert(box, 0));
-        REQUIRE(ids.back() == reference.insert(box, 0));
-    }
+    const std::vector<ProxyId> ids = insertBoth(subject, reference, rng, 400, 60);
     std::vector<ProxyId> moved;
     for (int frame = 0; frame < 600; ++frame) {
         moved.clear();
         for (int k = 0; k < 5; ++k) {
             const ProxyId id = ids[rng.below(static_cast<std::uint32_t>(ids.size()))];
             if (std::find(moved.begin(), moved.end(), id) != moved.end()) continue;
-            const AABB box = randomBox(rng, 60);
-            subject.move(id, box);
-            reference.move(id, box);
+            moveBoth(subject, reference, id, randomBox(rng, 60));
             moved.push_back(id);
         }
         subject.update();
@@ -136,13 +132,7 @@ TEST_CASE("auto: probes run through searches by queries and timed queries, pairs
         subject.findPairsOf(moved, got);
         reference.findPairsOf(moved, expected);
         REQUIRE(got == expected);
-        std::vector<ProxyId> inRegion, inReference;
-        const AABB region = randomBox(rng, 60);
-        subject.query(region, [&](ProxyId id) { return inRegion.push_back(id), true; });
-        reference.query(region, [&](ProxyId id) { return inReference.push_back(id), true; });
-        std::sort(inRegion.begin(), inRegion.end());
-        std::sort(inReference.begin(), inReference.end());
-        REQUIRE(inRegion == inReference);
+        checkQuerySame(subject, reference, randomBox(rng, 60));
         if (frame % 50 == 0) subject.validate();
     }
 }
