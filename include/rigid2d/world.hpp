@@ -31,8 +31,8 @@ inline constexpr float kMinTimeStep = 1e-6f;
 inline constexpr float kMaxTimeStep = 1.0f;
 
 /// The format version `World::snapshot` writes; `World::restore` reads this version only
-/// (2: joints, chains and the joint settings of WorldDef).
-inline constexpr std::uint32_t kSnapshotVersion = 2;
+/// (2: joints, chains and the joint settings of WorldDef; 3: each contact's manifold cache).
+inline constexpr std::uint32_t kSnapshotVersion = 3;
 
 /// One exact ray hit against a shape.
 struct RayHit {
@@ -68,7 +68,11 @@ struct StepStats {
     std::size_t newPairs = 0;         ///< candidate pairs the step created contacts for
     std::size_t contacts = 0;         ///< persistent contacts (fat AABBs overlap)
     std::size_t touchingContacts = 0; ///< contacts with at least one manifold point
-    std::size_t islands = 0;          ///< awake islands solved
+    /// Contacts of turning shapes whose manifold was carried over from an earlier step instead of
+    /// collided in full (their shapes moved less than a tenth of linearSlop relative to each
+    /// other).
+    std::size_t reusedManifolds = 0;
+    std::size_t islands = 0; ///< awake islands solved
     /// Bodies whose state would have become non-finite this step and were restored (see step).
     std::size_t resetBodies = 0;
     BroadPhaseStats broadPhase{};

@@ -30,6 +30,19 @@ struct Manifold {
     int pointCount = 0;
 };
 
+/// Warm starting: each point of `fresh` takes the impulses of the point of `old` with its id.
+inline void carryImpulses(Manifold& fresh, const Manifold& old) noexcept {
+    for (int i = 0; i < fresh.pointCount; ++i) {
+        ManifoldPoint& p = fresh.points[i];
+        for (int j = 0; j < old.pointCount; ++j) {
+            if (old.points[j].id != p.id) continue;
+            p.normalImpulse = old.points[j].normalImpulse;
+            p.tangentImpulse = old.points[j].tangentImpulse;
+            break;
+        }
+    }
+}
+
 /// Builds the manifold of A and B; points farther apart than `speculativeDistance` are dropped.
 using CollideFunction = Manifold (*)(const PlacedShape& a, const PlacedShape& b,
                                      float speculativeDistance);

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "narrowphase/manifold.hpp"
+#include "narrowphase/manifold_cache.hpp"
 #include "state/body.hpp"
 
 namespace rigid2d::detail {
@@ -38,6 +38,7 @@ struct Contact {
     float friction = 0.0f;
     float restitution = 0.0f;
     Manifold manifold;
+    ManifoldCache cache; ///< polygonal pairs: the last full collision (manifold_cache.hpp)
 };
 
 /// Which of the contact's edges belongs to `body` (0: body A, 1: body B).

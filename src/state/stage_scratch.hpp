@@ -20,8 +20,12 @@ struct PairStageScratch {
 
 /// update_contacts.cpp (runs in pieces, core/parallel_for.hpp)
 struct ContactStageScratch {
-    std::vector<std::uint8_t> updates;     ///< contact slot -> what its narrow phase found
-    std::vector<std::size_t> workerCounts; ///< per worker index: touching contacts, summed after
+    struct Counts {
+        std::size_t touching = 0; ///< contacts pass 2 skips that touch
+        std::size_t reused = 0;   ///< manifolds reused from their cache
+    };
+    std::vector<std::uint8_t> updates; ///< contact slot -> what its narrow phase found
+    std::vector<Counts> workerCounts;  ///< per worker index, summed after
 };
 
 /// continuous.cpp

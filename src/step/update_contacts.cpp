@@ -15,6 +15,7 @@
 #include "core/parallel_for.hpp"
 #include "narrowphase/collide_polygons.hpp"
 #include "narrowphase/collide_shapes.hpp"
+#include "narrowphase/manifold_cache.hpp"
 #include "step/stages.hpp"
 
 namespace rigid2d::detail {
@@ -40,7 +41,8 @@ enum ContactUpdate : std::uint8_t {
 }
 
 // The narrow phase of one contact; writes only that contact.
-ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt) {
+ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt,
+                             std::size_t& reused) {
     const Shape& shapeA = state.shapes[contact.shapeA];
     const Shape& shapeB = state.shapes[contact.shapeB];
     const Body& bodyA = state.bodies[shapeA.body];
@@ -74,20 +76,33 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     // Capped at kMaxShapeSize: a wider margin means nothing physically, and it keeps every
     // manifold point within the reach restore accepts (world_restore.cpp, manifoldFits).
     const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
-    Manifold manifold = collideAt(std::min(state.def.speculativeDistance + closing, kMaxShapeSize));
-    const Manifold& old = contact.manifold;
+    const float margin = std::min(state.def.speculativeDistance + closing, kMaxShapeSize);
+    // A tenth of the slop: what a reused point may be off is far below what the solver lets a
+    // resting contact sink. (Capped so a cache's margin stays within restore's bound.)
+    const float tolerance = std::min(0.1f * state.def.linearSlop, 1e-3f * kMaxShapeSize);
+    const Transform a = transformOf(shapeA, bodyA), b = transformOf(shapeB, bodyB);
+    Manifold& manifold = contact.manifold;
+    // Circles and axis-aligned boxes are cheaper to collide than to cache.
+    if (polygonal && reuseManifold(contact.cache, a, b, margin, tolerance, manifold)) {
+        ++reused;
+    } else {
+        Manifold fresh;
+        if (!polygonal) {
+            fresh = collideAt(margin);
+        } else {
+            const float wider = cacheMargin(margin, tolerance);
+            fresh = collideAt(wider);
+            contact.cache = rememberManifold(fresh, a, b, wider);
+            dropBeyond(fresh, margin);
+        }
+        carryImpulses(fresh, manifold);
+        manifold = fresh;
+    }
     for (int i = 0; i < manifold.pointCount; ++i) {
         ManifoldPoint& p = manifold.points[i];
         p.anchorA = p.point - bodyA.center;
         p.anchorB = p.point - bodyB.center;
-        for (int j = 0; j < old.pointCount; ++j) {
-            if (old.points[j].id != p.id) continue;
-            p.normalImpulse = old.points[j].normalImpulse;
-            p.tangentImpulse = old.points[j].tangentImpulse;
-            break;
-        }
     }
-    contact.manifold = manifold;
     contact.touching = manifold.pointCount > 0;
     // Most contacts of a running scene change nothing pass 2 acts on: it then skips them.
     if ((update == kWasTouching) != contact.touching) return update;
@@ -127,27 +142,32 @@ void reportContact(WorldState& state, const Contact& contact, bool wasTouching) 
 void updateContacts(WorldState& state, float dt) {
     const auto count = static_cast<std::int32_t>(state.contacts.size());
     state.contactStage.updates.resize(state.contacts.size());
-    state.contactStage.workerCounts.assign(state.contactStage.workerCounts.size(), 0);
-    parallelFor(state.def, count, 64,
-                [&](std::int32_t begin, std::int32_t end, std::int32_t worker) {
-                    std::size_t touching = 0;
-                    for (std::int32_t c = begin; c < end; ++c) {
-                        Contact& contact = state.contacts[static_cast<std::size_t>(c)];
-                        const ContactUpdate update =
-                            contact.live ? collideContact(state, contact, dt) : kNotLive;
-                        touching += update == kSameTouching ? 1 : 0;
-                        state.contactStage.updates[static_cast<std::size_t>(c)] =
-                            update == kSameTouching || update == kSameApart ? kNotLive : update;
-                    }
-                    state.contactStage.workerCounts[static_cast<std::size_t>(worker)] += touching;
-                });
-    std::size_t touchingCount = 0;
-    for (const std::size_t touching : state.contactStage.workerCounts) touchingCount += touching;
+    auto& counts = state.contactStage.workerCounts;
+    counts.assign(counts.size(), {});
+    parallelFor(
+        state.def, count, 64, [&](std::int32_t begin, std::int32_t end, std::int32_t worker) {
+            ContactStageScratch::Counts piece;
+            for (std::int32_t c = begin; c < end; ++c) {
+                Contact& contact = state.contacts[static_cast<std::size_t>(c)];
+                const ContactUpdate update =
+                    contact.live ? collideContact(state, contact, dt, piece.reused) : kNotLive;
+                piece.touching += update == kSameTouching ? 1 : 0;
+                state.contactStage.updates[static_cast<std::size_t>(c)] =
+                    update == kSameTouching || update == kSameApart ? kNotLive : update;
+            }
+            counts[static_cast<std::size_t>(worker)].touching += piece.touching;
+            counts[static_cast<std::size_t>(worker)].reused += piece.reused;
+        });
+    std::size_t touchingCount = 0, reusedCount = 0;
+    for (const ContactStageScratch::Counts& piece : counts) {
+        touchingCount += piece.touching;
+        reusedCount += piece.reused;
+    }
     for (std::size_t c = nextMarked(state.contactStage.updates, 0);
          c < state.contactStage.updates.size(); c = nextMarked(state.contactStage.updates, c + 1)) {
         auto update = static_cast<ContactUpdate>(state.contactStage.updates[c]);
         Contact& contact = state.contacts[c];
-        if (update == kBothAsleep) update = collideContact(state, contact, dt);
+        if (update == kBothAsleep) update = collideContact(state, contact, dt, reusedCount);
         if (update == kSameTouching || update == kSameApart) {
             touchingCount += update == kSameTouching ? 1 : 0;
         } else if (update == kBothAsleep) {
@@ -159,6 +179,7 @@ void updateContacts(WorldState& state, float dt) {
             if (!contact.sensor && contact.touching) ++touchingCount;
         }
     }
+    state.stats.reusedManifolds = reusedCount;
     state.stats.touchingContacts = touchingCount;
 }
 

@@ -240,6 +240,21 @@ void contactFields(Io& io, C& contact) {
     io(contact.restitution);
     io(contact.manifold.normal);
     io(contact.manifold.pointCount);
+    // The cache decides whether the next step collides in full: without it a restored world
+    // would step to other bits than the original.
+    auto& cache = contact.cache;
+    io(cache.valid);
+    io(cache.pointCount);
+    io(cache.rotation.c);
+    io(cache.rotation.s);
+    io(cache.translation);
+    io(cache.normal);
+    io(cache.margin);
+    for (int i = 0; i < kMaxManifoldPoints; ++i) {
+        io(cache.points[i]);
+        io(cache.separations[i]);
+        io(cache.ids[i]);
+    }
 }
 
 template <class Io, class P>

@@ -189,13 +189,29 @@ bool manifoldFits(const detail::Contact& contact) {
             double{m.normal.x} * double{m.normal.x} + double{m.normal.y} * double{m.normal.y};
         if (n2 < 0.99 || n2 > 1.01) return false;
     }
+    // A vertex lies within 2 kMaxShapeSize of its body's centre on each axis, a rounding radius
+    // adds up to kMaxShapeSize, and the point sits halfway across a speculative gap of at most
+    // kMaxShapeSize (update_contacts.cpp; a cache's gap is wider by a few slops).
+    const auto withinReach = [](Vec2 v) {
+        return std::fabs(double{v.x}) + std::fabs(double{v.y}) <= 8.0 * double{kMaxShapeSize};
+    };
     for (int i = 0; i < m.pointCount; ++i)
-        for (const Vec2 arm : {m.points[i].anchorA, m.points[i].anchorB})
-            // A vertex lies within 2 kMaxShapeSize of its body's centre on each axis, a rounding
-            // radius adds up to kMaxShapeSize, and the point sits halfway across a speculative gap
-            // of at most kMaxShapeSize (update_contacts.cpp).
-            if (std::fabs(double{arm.x}) + std::fabs(double{arm.y}) > 8.0 * double{kMaxShapeSize})
-                return false;
+        if (!withinReach(m.points[i].anchorA) || !withinReach(m.points[i].anchorB)) return false;
+    const detail::ManifoldCache& cache = contact.cache;
+    if (cache.pointCount < 0 || cache.pointCount > detail::kMaxManifoldPoints) return false;
+    if (!cache.valid) return true;
+    const auto isUnit = [](double x, double y) {
+        const double n2 = x * x + y * y;
+        return n2 >= 0.99 && n2 <= 1.01;
+    };
+    if (!isUnit(cache.rotation.c, cache.rotation.s) || !isUnit(cache.normal.x, cache.normal.y))
+        return false;
+    if (!(cache.margin >= 0.0f && cache.margin <= 2.0f * kMaxShapeSize)) return false;
+    // Cached points are in shape A's frame, whose origin is its body's.
+    for (int i = 0; i < cache.pointCount; ++i)
+        if (!withinReach(cache.points[i]) ||
+            !(std::fabs(cache.separations[i]) <= 8.0f * kMaxShapeSize))
+            return false;
     return true;
 }
 

@@ -1,0 +1,93 @@
+#include "narrowphase/manifold_cache.hpp"
+
+#include <cmath>
+
+namespace rigid2d::detail {
+
+namespace {
+
+// A reused normal may have turned this far (rad) from the one a full collision would give (when
+// B holds the reference face): its impulse then pushes less than 0.0002 % off the normal.
+constexpr float kMaxTurn = 0.002f;
+
+struct RelativePose {
+    Rot rotation;
+    Vec2 translation;
+};
+
+// B's placement in A's frame.
+[[nodiscard]] RelativePose relativePose(const Transform& a, const Transform& b) noexcept {
+    return {{a.q.c * b.q.c + a.q.s * b.q.s, a.q.c * b.q.s - a.q.s * b.q.c},
+            invRotate(a.q, b.p - a.p)};
+}
+
+} // namespace
+
+float cacheMargin(float margin, float tolerance) noexcept {
+    return margin + kCacheSlack * tolerance;
+}
+
+ManifoldCache rememberManifold(const Manifold& full, const Transform& a, const Transform& b,
+                               float collisionMargin) noexcept {
+    ManifoldCache cache;
+    // A cache without points would need B's whole outline to bound its turn: such pairs are
+    // collided in full.
+    cache.valid = full.pointCount > 0;
+    const RelativePose pose = relativePose(a, b);
+    cache.rotation = pose.rotation;
+    cache.translation = pose.translation;
+    cache.normal = invRotate(a.q, full.normal);
+    cache.margin = collisionMargin;
+    cache.pointCount = full.pointCount;
+    for (int i = 0; i < full.pointCount; ++i) {
+        cache.points[i] = invTransformPoint(a, full.points[i].point);
+        cache.separations[i] = full.points[i].separation;
+        cache.ids[i] = full.points[i].id;
+    }
+    return cache;
+}
+
+bool reuseManifold(const ManifoldCache& cache, const Transform& a, const Transform& b, float margin,
+                   float tolerance, Manifold& manifold) noexcept {
+    if (!cache.valid || !(margin + 2.0f * tolerance <= cache.margin)) return false;
+    const RelativePose pose = relativePose(a, b);
+    const float turnSin = cache.rotation.c * pose.rotation.s - cache.rotation.s * pose.rotation.c;
+    const float turnCos = cache.rotation.c * pose.rotation.c + cache.rotation.s * pose.rotation.s;
+    if (!(turnCos > 0.0f && turnSin <= kMaxTurn && turnSin >= -kMaxTurn)) return false;
+    // Per axis first: a restored cache may hold any finite translation, whose square overflows.
+    const Vec2 shift = pose.translation - cache.translation;
+    if (!(std::fabs(shift.x) <= tolerance && std::fabs(shift.y) <= tolerance)) return false;
+    const float limit = tolerance * tolerance;
+    if (!(dot(shift, shift) <= limit)) return false;
+    // Each point where B's motion since the full collision carries it, in A's frame.
+    Vec2 moved[kMaxManifoldPoints];
+    for (int i = 0; i < cache.pointCount; ++i) {
+        const Vec2 onB = invRotate(cache.rotation, cache.points[i] - cache.translation);
+        moved[i] = rotate(pose.rotation, onB) + pose.translation - cache.points[i];
+        if (!(dot(moved[i], moved[i]) <= limit)) return false;
+    }
+    const Manifold previous = manifold;
+    manifold.normal = rotate(a.q, cache.normal);
+    int count = 0;
+    for (int i = 0; i < cache.pointCount; ++i) {
+        const float separation = cache.separations[i] + dot(cache.normal, moved[i]);
+        if (separation > margin) continue;
+        ManifoldPoint& p = manifold.points[count++];
+        p = ManifoldPoint{};
+        p.point = transformPoint(a, cache.points[i] + 0.5f * moved[i]);
+        p.separation = separation;
+        p.id = cache.ids[i];
+    }
+    manifold.pointCount = count;
+    carryImpulses(manifold, previous);
+    return true;
+}
+
+void dropBeyond(Manifold& manifold, float margin) noexcept {
+    int kept = 0;
+    for (int i = 0; i < manifold.pointCount; ++i)
+        if (manifold.points[i].separation <= margin) manifold.points[kept++] = manifold.points[i];
+    manifold.pointCount = kept;
+}
+
+} // namespace rigid2d::detail
