@@ -32,7 +32,8 @@ ManifoldCache rememberManifold(const Manifold& full, const Transform& a, const T
     ManifoldCache cache;
     // A cache without points would need B's whole outline to bound its turn: such pairs are
     // collided in full.
-    cache.valid = full.pointCount > 0;
+    if (full.pointCount == 0) return cache;
+    cache.valid = true;
     const RelativePose pose = relativePose(a, b);
     cache.rotation = pose.rotation;
     cache.translation = pose.translation;

@@ -41,6 +41,9 @@ struct Shape {
 
     ProxyId proxy = ProxyId::Null;
     AABB fatBox{};
+    /// The shape's bounds where its body is now (shapeBounds): set wherever a body is placed and
+    /// by every step's refit, so the narrow phase can skip pairs too far apart to touch.
+    AABB tightBox{};
 
     /// Polygonal kinds only, body frame. Last, after the fields every step reads.
     Polygon polygon{};

@@ -61,7 +61,7 @@ void WorldState::placeBody(std::uint32_t bodyIndex, Vec2 position, float angle) 
     const Body before = body;
     placeScratch.clear();
     for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody)
-        placeScratch.push_back(shapes[s].fatBox);
+        placeScratch.push_back({shapes[s].fatBox, shapes[s].tightBox});
     body.position = position;
     body.angle = angle;
     body.rot = makeRot(angle);
@@ -70,9 +70,11 @@ void WorldState::placeBody(std::uint32_t bodyIndex, Vec2 position, float angle) 
     try {
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
             Shape& shape = shapes[s];
-            const AABB fat = fatten(shapeBounds(shape, body), def.aabbMargin);
+            const AABB tight = shapeBounds(shape, body);
+            const AABB fat = fatten(tight, def.aabbMargin);
             broadPhase->move(shape.proxy, fat);
             shape.fatBox = fat;
+            shape.tightBox = tight;
             ++moved;
         }
     } catch (...) {
@@ -80,8 +82,9 @@ void WorldState::placeBody(std::uint32_t bodyIndex, Vec2 position, float angle) 
         body = before;
         std::uint32_t i = 0;
         for (std::uint32_t s = body.firstShape; i < moved; s = shapes[s].nextInBody, ++i) {
-            shapes[s].fatBox = placeScratch[i];
-            broadPhase->move(shapes[s].proxy, placeScratch[i]);
+            shapes[s].fatBox = placeScratch[i].fatBox;
+            shapes[s].tightBox = placeScratch[i].tightBox;
+            broadPhase->move(shapes[s].proxy, placeScratch[i].fatBox);
         }
         throw;
     }

@@ -95,7 +95,10 @@ struct WorldState {
     std::vector<JointConstraint> jointConstraints;  ///< this step's joints with an awake body
     ContactSolverScratch solverScratch;
     std::vector<std::uint32_t> wakeStack; ///< wake's and the sleep stage's flood fills
-    std::vector<AABB> placeScratch;       ///< placeBody's old fat boxes
+    struct PlacedBoxes {
+        AABB fatBox, tightBox;
+    };
+    std::vector<PlacedBoxes> placeScratch; ///< placeBody's old boxes, to undo a refused move
 
     // Events of the last step; end events of destructions between steps wait in `pending*`.
     std::vector<ContactBeginEvent> beginEvents;

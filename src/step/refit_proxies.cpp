@@ -30,6 +30,7 @@ void refitProxies(WorldState& state, float dt) {
             for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
                 Shape& shape = shapes[s];
                 const AABB tight = shapeBounds(shape, body);
+                shape.tightBox = tight;
                 const std::uint8_t refit = contains(shape.fatBox, tight) ? 0 : 1;
                 shapeRefits[s] = refit;
                 bodyRefit |= refit;

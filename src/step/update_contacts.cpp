@@ -36,6 +36,11 @@ enum ContactUpdate : std::uint8_t {
     kSameApart     ///< updated, apart (or a sensor) as before: nothing to do
 };
 
+[[nodiscard]] bool apartBeyond(const AABB& a, const AABB& b, float gap) noexcept {
+    return a.lower.x - b.upper.x > gap || b.lower.x - a.upper.x > gap ||
+           a.lower.y - b.upper.y > gap || b.lower.y - a.upper.y > gap;
+}
+
 [[nodiscard]] bool mayWake(const Body& body) noexcept {
     return !body.awake && body.type != BodyType::Static;
 }
@@ -77,11 +82,20 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     // manifold point within the reach restore accepts (world_restore.cpp, manifoldFits).
     const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
     const float margin = std::min(state.def.speculativeDistance + closing, kMaxShapeSize);
+    Manifold& manifold = contact.manifold;
+    // Bounds farther apart than the margin on an axis: the shapes are at least that far apart,
+    // and no point a collision could keep would be within the margin. Most contacts in a moving
+    // pile are such neighbours of neighbours, whose fat boxes overlap.
+    if (polygonal && apartBeyond(shapeA.tightBox, shapeB.tightBox, margin)) {
+        manifold.pointCount = 0;
+        contact.cache.valid = false;
+        contact.touching = false;
+        return update == kWasTouching ? update : kSameApart;
+    }
     // A tenth of the slop: what a reused point may be off is far below what the solver lets a
     // resting contact sink. (Capped so a cache's margin stays within restore's bound.)
     const float tolerance = std::min(0.1f * state.def.linearSlop, 1e-3f * kMaxShapeSize);
     const Transform a = transformOf(shapeA, bodyA), b = transformOf(shapeB, bodyB);
-    Manifold& manifold = contact.manifold;
     // Circles and axis-aligned boxes are cheaper to collide than to cache.
     if (polygonal && reuseManifold(contact.cache, a, b, margin, tolerance, manifold)) {
         ++reused;

@@ -296,7 +296,8 @@ void readShapes(ByteReader& r, WorldState& s, Lookups& lookups) {
             "hold a shape friction or restitution out of range");
         // Between steps every fat box holds its shape; the narrow phase relies on it (shapes
         // whose fat boxes parted are never collided).
-        bad(contains(shape.fatBox, detail::shapeBounds(shape, s.bodies[shape.body])),
+        shape.tightBox = detail::shapeBounds(shape, s.bodies[shape.body]);
+        bad(contains(shape.fatBox, shape.tightBox),
             "hold a fat box that does not contain its shape");
         bad(shape.fatBox.lower.x <= shape.fatBox.upper.x &&
                 shape.fatBox.lower.y <= shape.fatBox.upper.y,

@@ -68,7 +68,8 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
     s.checkShape(fn, field, s.bodies[bodyId.index], proto);
 
     const std::uint32_t index = s.shapePool.peek(s.shapes.size());
-    proto.fatBox = fatten(detail::shapeBounds(proto, s.bodies[bodyId.index]), s.def.aabbMargin);
+    proto.tightBox = detail::shapeBounds(proto, s.bodies[bodyId.index]);
+    proto.fatBox = fatten(proto.tightBox, s.def.aabbMargin);
     proto.proxy = s.broadPhase->insert(proto.fatBox, index);
     try {
         const std::uint32_t proxy = toIndex(proto.proxy);
