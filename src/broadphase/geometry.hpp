@@ -3,21 +3,14 @@
 // brute_force at the final test (acceleration structures must only be conservative).
 
 #include <algorithm>
-#include <cfloat>
 
+#include "geometry/slab.hpp"
 #include "rigid2d/math.hpp"
 
 namespace rigid2d::detail {
 
 /// Does the segment origin + t * translation, t in [0, maxFraction], touch `box` (closed)?
 /// Axes with a zero translation component test the origin against the slab.
-/// The slab quotient (lo - p) / d taken in double and rounded to a float clamped to its range: in
-/// floats a denormal `d` or a box near the float's reach overflows (a trap where traps are on).
-[[nodiscard]] inline float slabFraction(float lo, float p, float d) noexcept {
-    const double t = (double{lo} - double{p}) / double{d};
-    return static_cast<float>(std::clamp(t, -double{FLT_MAX}, double{FLT_MAX}));
-}
-
 [[nodiscard]] inline bool segmentTouchesBox(Vec2 origin, Vec2 translation, float maxFraction,
                                             const AABB& box) noexcept {
     float tEnter = 0.0f;

@@ -5,6 +5,8 @@
 
 #include <glm/geometric.hpp>
 
+#include "geometry/slab.hpp"
+
 namespace rigid2d::detail {
 
 // Circle cast, written to stay accurate when the segment is long compared with the circle
@@ -72,9 +74,8 @@ bool castSegmentAtBox(const AABB& box, Vec2 origin, Vec2 translation, float maxF
             if (p < lo || p > hi) return false;
             continue;
         }
-        const float inv = 1.0f / d;
-        const float tLo = (lo - p) * inv;
-        const float tHi = (hi - p) * inv;
+        const float tLo = slabFraction(lo, p, d);
+        const float tHi = slabFraction(hi, p, d);
         // Moving up the axis enters through the lower face (outward normal -1).
         const float tNear = d > 0.0f ? tLo : tHi;
         const float tFar = d > 0.0f ? tHi : tLo;

@@ -86,6 +86,19 @@ TEST_CASE("castSegmentAtBox hits each face with its outward normal") {
     checkHit(hit, 0.5f, {2, 1}, {0, 1});
 }
 
+TEST_CASE("castSegmentAtBox with a denormal or far translation: no overflow, the same hit") {
+    // 1 / 1e-40 overflows a float (a trap under the tests' float traps; found by the fuzzer).
+    const AABB box{{1, -1}, {3, 1}};
+    SegmentHit hit;
+    REQUIRE(detail::castSegmentAtBox(box, {0, 0}, {4, 1e-40f}, 1, hit));
+    checkHit(hit, 0.25f, {1, 0}, {-1, 0});
+    CHECK_FALSE(detail::castSegmentAtBox(box, {0, 5}, {4, -1e-40f}, 1, hit));
+    const AABB far{{-3e38f, -3e38f}, {3e38f, -2e38f}};
+    REQUIRE(detail::castSegmentAtBox(far, {0, 1e38f}, {1e-40f, -3.4e38f}, 1, hit));
+    CHECK(hit.normal.y == 1.0f);
+    CHECK(hit.point.y == -2e38f);
+}
+
 TEST_CASE("castSegmentAtBox: corner tie, grazing edge, inside, zero translation, clipping") {
     const AABB box{{0, 0}, {1, 1}};
     SegmentHit hit;
