@@ -31,6 +31,7 @@ struct ContactStageScratch {
 /// continuous.cpp
 struct ContinuousStageScratch {
     std::vector<std::uint32_t> candidates; ///< awake indices whose path is swept
+    std::vector<std::uint8_t> touchesWall; ///< solver slot -> touches a static segment or link
 };
 
 /// refit_proxies.cpp (the new fat boxes run in pieces)

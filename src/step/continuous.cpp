@@ -18,8 +18,10 @@
 // First, whatever its speed, a body touching a segment or chain link does not take its centre
 // through it (stopCentresAtThinWalls).
 //
-//   for each contact of the solve between a dynamic shape and a static segment or chain link:
-//       if the shape's centre crossed the segment: move the body back to just short of its line
+//   for each dynamic body with a contact point on a static segment or chain link, or that moved
+//   farther than speculativeDistance:
+//       for each of its contacts with one: if the shape's centre crossed the segment, move the
+//       body back to just short of its line
 //   for each awake dynamic body that moved, a bullet or with a path outside its fat box:
 //       t = 1
 //       for each non-sensor shape: for each static shape in query(swept box):
@@ -195,44 +197,60 @@ float centreCrossing(Vec2 start, Vec2 translation, Vec2 p1, Vec2 p2, Vec2 n, boo
     return std::max((std::fabs(side0) - linearSlop) / std::fabs(side0 - side1), 0.0f);
 }
 
-// A shape touching a segment or chain link at the start of the step, with its centre going
-// through it: sent back to just short of the line. A segment has no inside, so a centre past it
-// is pushed on out by the next contact: a body squeezed against a thin wall by a pile (v3_spinner's
-// blade drives 6,000 bodies into its ring) would leave through it, too slowly for the sweep below
-// (which needs a step longer than the body's smallest extent), or already touching it, where the
-// sweep is left to the contact. Runs on the contacts the solver had, in their order; the body's
-// translation of the step is shortened alike, so the sweep starts from the same place.
+// A body touching a segment or chain link, with a shape's centre going through one: sent back to
+// just short of the line. A segment has no inside, so a centre past it is pushed on out by the
+// next contact: a body squeezed against a thin wall by a pile (v3_spinner's blade drives 6,000
+// bodies into its ring) would leave through it, too slowly for the sweep below (which needs a step
+// longer than the body's smallest extent), or already touching it, where the sweep is left to the
+// contact. Every wall the body has a contact with is checked, not only the one it touches (the
+// centre may pass the next link of the ring, whose contact had no point within the margin), and
+// so is a body that touched none but moved farther than the margin: pushed by the pile, it may
+// cross a wall that was out of reach at the start of the step.
+// Bodies go in solver order, their contacts in list order; the body's translation of the step is
+// shortened alike, so the sweep starts from the same place.
 void stopCentresAtThinWalls(WorldState& state) {
+    std::vector<std::uint8_t>& touching = state.continuousStage.touchesWall;
+    touching.assign(state.awakeBodies.size() + 1, 0);
+    const auto isThinStaticWall = [&](std::uint32_t shape) {
+        const Shape& wall = state.shapes[shape];
+        return hasNoArea(wall.type) && state.bodies[wall.body].type == BodyType::Static;
+    };
     for (const ContactConstraint& constraint : state.activeConstraints) {
         // Static bodies share slot 0: most contacts are between two moving bodies.
         if (constraint.bodyA != 0 && constraint.bodyB != 0) continue;
         const Contact& contact = state.contacts[constraint.contact];
-        std::uint32_t wall = contact.shapeA, mover = contact.shapeB;
-        std::uint32_t slot = constraint.bodyB;
-        if (!hasNoArea(state.shapes[wall].type)) {
-            std::swap(wall, mover);
-            slot = constraint.bodyA;
-        }
-        const Shape& wallShape = state.shapes[wall];
-        if (!hasNoArea(wallShape.type) || slot == 0) continue;
-        const Body& wallBody = state.bodies[wallShape.body];
-        if (wallBody.type != BodyType::Static) continue;
-        Body& body = state.bodies[state.awakeBodies[slot - 1]];
-        if (body.type != BodyType::Dynamic) continue;
+        if (isThinStaticWall(contact.shapeA)) touching[constraint.bodyB] = 1;
+        if (isThinStaticWall(contact.shapeB)) touching[constraint.bodyA] = 1;
+    }
+    // A body without a point on a wall was farther from it than the margin, at least
+    // speculativeDistance: unless it moved farther than that, its centre stayed in front.
+    const float reach = state.def.speculativeDistance;
+    for (std::size_t slot = 1; slot < touching.size(); ++slot) {
+        const std::uint32_t index = state.awakeBodies[slot - 1];
+        Body& body = state.bodies[index];
         Vec2& translation = state.solverBodies[slot].dp;
-        if (translation.x == 0.0f && translation.y == 0.0f) continue;
-        const Shape& moving = state.shapes[mover];
-        const Vec2 start = shapeCentre(moving, body) - translation;
-        const Transform wallXf = transformOf(wallShape, wallBody);
-        const float f = centreCrossing(
-            start, translation, transformPoint(wallXf, wallShape.polygon.vertices[0]),
-            transformPoint(wallXf, wallShape.polygon.vertices[1]),
-            rotate(wallXf.q, wallShape.polygon.normals[0]),
-            wallShape.type == ShapeType::ChainSegment, state.def.linearSlop);
-        if (f >= 1.0f) continue;
-        body.center -= (1.0f - f) * translation;
-        body.position = body.center - rotate(body.rot, body.localCenter);
-        translation *= f;
+        if (body.type != BodyType::Dynamic) continue;
+        if (touching[slot] == 0 && !(dot(translation, translation) > reach * reach)) continue;
+        state.forEachContactOf(index, [&](std::uint32_t c, std::uint32_t) {
+            const Contact& contact = state.contacts[c];
+            if (contact.sensor || (translation.x == 0.0f && translation.y == 0.0f)) return;
+            const bool wallIsA = isThinStaticWall(contact.shapeA);
+            if (!wallIsA && !isThinStaticWall(contact.shapeB)) return;
+            const Shape& wallShape = state.shapes[wallIsA ? contact.shapeA : contact.shapeB];
+            const Shape& moving = state.shapes[wallIsA ? contact.shapeB : contact.shapeA];
+            const Body& wallBody = state.bodies[wallShape.body];
+            const Vec2 start = shapeCentre(moving, body) - translation;
+            const Transform wallXf = transformOf(wallShape, wallBody);
+            const float f = centreCrossing(
+                start, translation, transformPoint(wallXf, wallShape.polygon.vertices[0]),
+                transformPoint(wallXf, wallShape.polygon.vertices[1]),
+                rotate(wallXf.q, wallShape.polygon.normals[0]),
+                wallShape.type == ShapeType::ChainSegment, state.def.linearSlop);
+            if (f >= 1.0f) return;
+            body.center -= (1.0f - f) * translation;
+            body.position = body.center - rotate(body.rot, body.localCenter);
+            translation *= f;
+        });
     }
 }
 } // namespace
