@@ -10,6 +10,7 @@
 // box miss a cell that another structure expects it in.
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 
@@ -71,7 +72,8 @@ class CellMapping {
 public:
     CellMapping() = default;
     CellMapping(Vec2 origin, float cellSize, CellRange clampRange) noexcept
-        : m_origin(origin), m_size(cellSize), m_inverse(1.0f / cellSize), m_clamp(clampRange) {}
+        : m_origin(origin), m_size(cellSize), m_inverse(1.0f / cellSize), m_clamp(clampRange),
+          m_reach(reachOf(cellSize, clampRange)) {}
     /// Unbounded (hash) mapping anchored at the world origin.
     explicit CellMapping(float cellSize) noexcept
         : CellMapping({0.0f, 0.0f}, cellSize,
@@ -82,10 +84,10 @@ public:
     [[nodiscard]] const CellRange& clampRange() const noexcept { return m_clamp; }
 
     [[nodiscard]] std::int32_t column(float x) const noexcept {
-        return toCell((x - m_origin.x) * m_inverse, m_clamp.x0, m_clamp.x1);
+        return cellAt(x - m_origin.x, m_clamp.x0, m_clamp.x1);
     }
     [[nodiscard]] std::int32_t row(float y) const noexcept {
-        return toCell((y - m_origin.y) * m_inverse, m_clamp.y0, m_clamp.y1);
+        return cellAt(y - m_origin.y, m_clamp.y0, m_clamp.y1);
     }
     /// column() for axis 0, row() for axis 1.
     [[nodiscard]] std::int32_t cellOn(int axis, float v) const noexcept {
@@ -122,6 +124,24 @@ public:
     }
 
 private:
+    // Past the reach the scaled offset is beyond the clamp range, so the cell is the clamp. The
+    // offset is not scaled there: a box near the float's reach over small cells would overflow.
+    // Within it the result is toCell's, bit for bit.
+    [[nodiscard]] std::int32_t cellAt(float offset, std::int32_t lo,
+                                      std::int32_t hi) const noexcept {
+        if (offset > m_reach) return hi;
+        if (!(offset >= -m_reach)) return lo; // NaN too, as toCell
+        return toCell(offset * m_inverse, lo, hi);
+    }
+    // Two cells beyond the farthest clamp, in world units (at most the float's largest value).
+    static float reachOf(float cellSize, const CellRange& clamp) noexcept {
+        const auto far = [](std::int32_t a, std::int32_t b) {
+            return std::max(std::abs(static_cast<double>(a)), std::abs(static_cast<double>(b)));
+        };
+        const double cells = std::max(far(clamp.x0, clamp.x1), far(clamp.y0, clamp.y1));
+        return static_cast<float>(std::min((cells + 2.0) * double{cellSize}, double{FLT_MAX}));
+    }
+
     // clamp(floor(scaled), lo, hi), without a floorf call (not inlined on baseline x86-64):
     // clamp first so the conversion cannot overflow, truncate, then step down for negatives.
     static std::int32_t toCell(float scaled, std::int32_t lo, std::int32_t hi) noexcept {
@@ -135,6 +155,7 @@ private:
     float m_size = 1.0f;
     float m_inverse = 1.0f;
     CellRange m_clamp{-kCellCoordLimit, -kCellCoordLimit, kCellCoordLimit, kCellCoordLimit};
+    float m_reach = reachOf(1.0f, m_clamp);
 };
 
 } // namespace rigid2d::detail
