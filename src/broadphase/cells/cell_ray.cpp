@@ -1,6 +1,7 @@
 #include "broadphase/cells/cell_ray.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 namespace rigid2d::detail {
@@ -12,10 +13,17 @@ RaySpan raySpan(Vec2 origin, Vec2 translation, float maxFraction, float cellSize
     const float scale =
         std::max({std::abs(origin.x), std::abs(origin.y), std::abs(end.x), std::abs(end.y),
                   std::abs(translation.x) * maxFraction, std::abs(translation.y) * maxFraction});
-    const float pad = cellSize + scale * 1e-5f;
-    const AABB bounds{{std::min(origin.x, end.x) - pad, std::min(origin.y, end.y) - pad},
-                      {std::max(origin.x, end.x) + pad, std::max(origin.y, end.y) + pad}};
-    return {origin, translation, maxFraction, bounds, pad};
+    // In double, each sum clamped to the float's range: a ray near the float's reach over big
+    // cells would overflow.
+    const auto clamped = [](double v) {
+        return static_cast<float>(std::clamp(v, -double{FLT_MAX}, double{FLT_MAX}));
+    };
+    const double pad = double{cellSize} + double{scale} * 1e-5;
+    const auto lower = [&](float a, float b) { return clamped(double{std::min(a, b)} - pad); };
+    const auto upper = [&](float a, float b) { return clamped(double{std::max(a, b)} + pad); };
+    const AABB bounds{{lower(origin.x, end.x), lower(origin.y, end.y)},
+                      {upper(origin.x, end.x), upper(origin.y, end.y)}};
+    return {origin, translation, maxFraction, bounds, clamped(pad)};
 }
 
 std::int64_t rayCellEstimate(const CellMapping& mapping, const RaySpan& ray) {
