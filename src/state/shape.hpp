@@ -40,6 +40,7 @@ struct Shape {
     std::uint64_t userData = 0;
 
     ProxyId proxy = ProxyId::Null;
+    ProxyId staticProxy = ProxyId::Null; ///< in WorldState::staticShapes (static, not a sensor)
     AABB fatBox{};
     /// The shape's bounds where its body is now (shapeBounds): set wherever a body is placed and
     /// by every step's refit, so the narrow phase can skip pairs too far apart to touch.

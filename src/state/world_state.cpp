@@ -88,7 +88,11 @@ void WorldState::placeBody(std::uint32_t bodyIndex, Vec2 position, float angle) 
         }
         throw;
     }
-    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) markMoved(s);
+    for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
+        markMoved(s);
+        if (shapes[s].staticProxy != ProxyId::Null)
+            staticShapes.move(shapes[s].staticProxy, shapes[s].tightBox);
+    }
 }
 
 void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
@@ -103,6 +107,7 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
     });
     proxyShape[toIndex(shape.proxy)] = kNullIndex;
     broadPhase->remove(shape.proxy);
+    if (shape.staticProxy != ProxyId::Null) staticShapes.remove(shape.staticProxy);
     // Unlink from the body's shape list.
     std::uint32_t* link = &body.firstShape;
     while (*link != shapeIndex) link = &shapes[*link].nextInBody;

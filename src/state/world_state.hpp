@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "broadphase/dynamic_tree.hpp"
 #include "rigid2d/world.hpp"
 #include "solver/contact_solver.hpp"
 #include "state/body.hpp"
@@ -75,6 +76,10 @@ struct WorldState {
     std::size_t jointCount = 0;
 
     std::unique_ptr<BroadPhase> broadPhase;
+    /// Static non-sensor shapes by their tight boxes (user data: the shape), for the sweeps of
+    /// continuous collision, which want nothing else: in the broad phase those queries visited
+    /// every moving shape near a falling body.
+    DynamicTree staticShapes;
     std::vector<std::uint32_t> proxyShape; ///< proxy id -> shape slot
     std::vector<std::uint32_t> movedShapes;
 

@@ -146,10 +146,9 @@ void sweepBody(WorldState& state, std::uint32_t i) {
                          {std::max(startBox.upper.x, startBox.upper.x + translation.x),
                           std::max(startBox.upper.y, startBox.upper.y + translation.y)}};
         const WorldShape moving = toWorldShape(start);
-        state.broadPhase->query(swept, [&](ProxyId proxy) {
-            const std::uint32_t other = state.proxyShape[toIndex(proxy)];
+        state.staticShapes.query(swept, [&](ProxyId proxy) {
+            const auto other = static_cast<std::uint32_t>(state.staticShapes.userData(proxy));
             const Shape& fixed = state.shapes[other];
-            if (state.bodies[fixed.body].type != BodyType::Static || fixed.isSensor) return true;
             if (!state.shouldCollide(s, other)) return true;
             const Transform fixedXf = transformOf(fixed, state.bodies[fixed.body]);
             if (fixed.type == ShapeType::ChainSegment &&

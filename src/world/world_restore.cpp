@@ -514,6 +514,9 @@ void insertProxies(WorldState& s) {
         const std::uint32_t proxy = toIndex(shape.proxy);
         if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
         s.proxyShape[proxy] = i;
+        shape.staticProxy = s.bodies[shape.body].type == BodyType::Static && !shape.isSensor
+                                ? s.staticShapes.insert(shape.tightBox, i)
+                                : ProxyId::Null;
     }
 }
 

@@ -79,6 +79,9 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
         // geometrically: one more each time would copy the whole list for every shape.
         if (s.movedShapes.size() == s.movedShapes.capacity())
             s.movedShapes.reserve(std::max<std::size_t>(64, 2 * s.movedShapes.capacity()));
+        // Last: nothing after it in this block may throw, or the catch would leave it in.
+        if (s.bodies[bodyId.index].type == BodyType::Static && !proto.isSensor)
+            proto.staticProxy = s.staticShapes.insert(proto.tightBox, index);
     } catch (...) {
         s.broadPhase->remove(proto.proxy);
         throw;
