@@ -73,6 +73,13 @@ struct Float8 {
     static void scatterRows(float* const* rows, unsigned lanes, const Float8 (&in)[4]) noexcept {
         __m256 r[4] = {in[0].v, in[1].v, in[2].v, in[3].v};
         transposeHalves(r);
+        if (lanes == 0xFFu) [[likely]] { // eight bodies that move: no test per lane
+            for (int i = 0; i < 4; ++i) {
+                _mm_store_ps(rows[i], _mm256_castps256_ps128(r[i]));
+                _mm_store_ps(rows[i + 4], _mm256_extractf128_ps(r[i], 1));
+            }
+            return;
+        }
         for (int i = 0; i < 4; ++i) {
             if (((lanes >> i) & 1u) != 0) _mm_store_ps(rows[i], _mm256_castps256_ps128(r[i]));
             if (((lanes >> (i + 4)) & 1u) != 0)
