@@ -488,6 +488,10 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
 
     const SoftStep step{bodies, motions, joints, constraints, settings, s, context, bouncy};
     scratch.path = solverSimdPath();
+    if (scratch.kernels8 != nullptr) {
+        runSoftStep(step, *scratch.kernels8, scratch.wide8, scratch, scheduler);
+        return;
+    }
 #if RIGID2D_AVX2_KERNELS
     if (scratch.path == SimdPath::Avx2) {
         runSoftStep(step, avx2Kernels(), scratch.wide8, scratch, scheduler);

@@ -63,6 +63,9 @@ struct SoftStepStage {
     std::uint32_t first = 0;
 };
 
+template <int W>
+struct WideKernels;
+
 /// The blocks of one lane width: the contacts, the point joints and the other revolute joints.
 template <int W>
 struct WideBlocks {
@@ -87,11 +90,14 @@ struct ContactSolverScratch {
     ContactColouring jointColouring;
     std::vector<std::uint32_t> scalarJoints;
     ColourBlocks contactBlocks, pointBlocks, revoluteBlocks;
-    /// The SIMD path of the last step, whose width's blocks hold the constraints: wide8 for
-    /// Avx2, else wide4.
+    /// The SIMD path of the last step; the blocks are in wide8 for Avx2 (or kernels8), else in
+    /// wide4.
     SimdPath path = SimdPath::Portable;
     WideBlocks<4> wide4;
     WideBlocks<8> wide8;
+    /// When set, the step runs these 8-wide kernels whatever the path: tests run the 8-wide
+    /// layout on portable lanes, on a machine without AVX2 too.
+    const WideKernels<8>* kernels8 = nullptr;
     // The stages of the substeps, run on the world's workers.
     std::vector<StagePlan> plans;
     std::vector<SoftStepStage> stages;

@@ -114,20 +114,21 @@ ZeroProblem makeZeroProblem(std::uint32_t seed) {
 } // namespace
 
 TEST_CASE("simd paths: the same solver bits, signs of zeros included, in blocks of any width") {
-    const std::vector<SimdPath> paths = availableSimdPaths();
+    const std::vector<WideVariant> variants = wideVariants();
     SolverSettings settings;
     settings.dt = 1.0f / 60.0f;
     for (std::uint32_t seed = 1; seed <= 200; ++seed) {
         CAPTURE(seed);
         std::vector<ZeroProblem> solved;
-        for (const SimdPath path : paths) {
-            ForcedSimdPath forced(path);
+        for (const WideVariant& variant : variants) {
+            ForcedSimdPath forced(variant.path);
             ZeroProblem& p = solved.emplace_back(makeZeroProblem(seed));
             ContactSolverScratch scratch;
+            scratch.kernels8 = variant.kernels8;
             solveSoftStep(p.states, p.motions, {}, p.constraints, settings, scratch);
         }
         for (std::size_t k = 1; k < solved.size(); ++k) {
-            CAPTURE(std::string(simdPathName(paths[k])));
+            CAPTURE(variants[k].name);
             const std::size_t bytes = solved[0].states.size() * sizeof(SolverState);
             CHECK(std::memcmp(solved[k].states.data(), solved[0].states.data(), bytes) == 0);
         }

@@ -16,10 +16,11 @@
 
 using namespace rigid2d;
 using namespace rigid2d::detail;
-using rigid2d::testing::availableSimdPaths;
 using rigid2d::testing::checkSame;
 using rigid2d::testing::checkSameBodies;
 using rigid2d::testing::ForcedSimdPath;
+using rigid2d::testing::WideVariant;
+using rigid2d::testing::wideVariants;
 
 namespace {
 
@@ -85,17 +86,18 @@ SolverSettings settings() {
 } // namespace
 
 TEST_CASE("the wide coloured solve equals the sequential solve in colour order") {
-    for (const SimdPath path : availableSimdPaths())
+    for (const WideVariant& variant : wideVariants())
         for (const std::uint32_t seed : {1u, 2u, 3u}) {
-            CAPTURE(std::string(simdPathName(path)));
+            CAPTURE(variant.name);
             CAPTURE(seed);
-            const ForcedSimdPath forced(path);
+            const ForcedSimdPath forced(variant.path);
             Problem wide = makeProblem(seed, 200, 500);
             ContactSolverScratch scratch;
+            scratch.kernels8 = variant.kernels8;
             solveSoftStep(wide.states, wide.motions, {}, wide.constraints, settings(), scratch);
             const std::vector<std::uint32_t>& order = scratch.colouring.order;
             REQUIRE(!scratch.colouring.overflow().empty());
-            REQUIRE(scratch.path == path);
+            REQUIRE(scratch.path == variant.path);
             REQUIRE(scratch.contactBlocks.start[kContactColourCount] > 10);
 
             Problem sequential = makeProblem(seed, 200, 500);

@@ -17,10 +17,11 @@
 
 using namespace rigid2d;
 using namespace rigid2d::detail;
-using rigid2d::testing::availableSimdPaths;
 using rigid2d::testing::checkSame;
 using rigid2d::testing::checkSameBodies;
 using rigid2d::testing::ForcedSimdPath;
+using rigid2d::testing::WideVariant;
+using rigid2d::testing::wideVariants;
 
 namespace {
 
@@ -116,17 +117,18 @@ SolverSettings settings() {
 } // namespace
 
 TEST_CASE("the wide coloured joint solve equals the sequential solve in its order") {
-    for (const SimdPath path : availableSimdPaths())
+    for (const WideVariant& variant : wideVariants())
         for (const std::uint32_t seed : {1u, 2u, 3u}) {
-            CAPTURE(std::string(simdPathName(path)));
+            CAPTURE(variant.name);
             CAPTURE(seed);
-            const ForcedSimdPath forced(path);
+            const ForcedSimdPath forced(variant.path);
             Problem wide = makeProblem(seed, 200);
             ContactSolverScratch scratch;
+            scratch.kernels8 = variant.kernels8;
             solveSoftStep(wide.states, wide.motions, wide.joints, {}, settings(), scratch);
             // The solve order: the point blocks lane by lane, the other revolute blocks, then the
             // scalar joints.
-            REQUIRE(scratch.path == path);
+            REQUIRE(scratch.path == variant.path);
             std::vector<std::uint32_t> order;
             std::size_t pointCount = 0;
             const auto listBlocks = [&](const auto& blocks) {
@@ -138,7 +140,7 @@ TEST_CASE("the wide coloured joint solve equals the sequential solve in its orde
                     for (const std::uint32_t j : w.point.joint)
                         if (j != kNoWideJoint) order.push_back(j);
             };
-            if (path == SimdPath::Avx2)
+            if (variant.width() == 8)
                 listBlocks(scratch.wide8);
             else
                 listBlocks(scratch.wide4);
