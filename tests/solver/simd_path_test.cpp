@@ -34,7 +34,7 @@ TEST_CASE("simd paths: the widest available unless overridden, portable always t
     }
 }
 
-TEST_CASE("simd paths: the same bits on every path, with one worker and with two") {
+TEST_CASE("simd paths: the same bits on every path, on one thread and on two") {
     const std::vector<SimdPath> paths = availableSimdPaths();
     for (const std::int32_t workers : {1, 2}) {
         CAPTURE(workers);
