@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solver/wide_kernels.hpp"
+
 namespace rigid2d::detail {
 
 namespace {
@@ -210,10 +212,9 @@ struct SubstepSettings {
     return s;
 }
 
-// Colours the revolute joints (scratch.movable must be filled) and packs them into wide blocks;
-// lists the joints left for the scalar solve in scratch.scalarJoints.
-void colourJoints(std::span<const JointConstraint> joints, const JointStep& step,
-                  ContactSolverScratch& scratch) {
+// Colours the revolute joints (scratch.movable must be filled); lists the joints left for the
+// scalar solve in scratch.scalarJoints.
+void colourJoints(std::span<const JointConstraint> joints, ContactSolverScratch& scratch) {
     scratch.jointCandidates.clear();
     scratch.jointBodies.clear();
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
@@ -223,9 +224,6 @@ void colourJoints(std::span<const JointConstraint> joints, const JointStep& step
     }
     colourConstraints(scratch.jointBodies, scratch.movable, scratch.bodyColours,
                       scratch.jointColouring);
-    packWideJoints(joints, scratch.jointCandidates, scratch.jointColouring, step,
-                   scratch.wideJoints, scratch.wideRevolutes, scratch.pointBlocks,
-                   scratch.revoluteBlocks);
     scratch.scalarJoints.clear();
     std::size_t next = 0; // the next candidate, in array order as the joints
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
@@ -333,38 +331,35 @@ void addPass(StageList& list, const ContactSolverScratch& scratch, bool warmStar
                    scratch.colouring.overflow().size());
 }
 
-} // namespace
+// What the stages of one step read, whatever the lane width.
+struct SoftStep {
+    std::span<SolverState> bodies;
+    std::span<const SolverMotion> motions;
+    std::span<JointConstraint> joints;
+    std::span<ContactConstraint> constraints;
+    const SolverSettings& settings;
+    const SubstepSettings& s;
+    const PrepareContext& context;
+    bool bouncy = false;
+};
 
-void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
-                   std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
-                   const SolverSettings& settings, ContactSolverScratch& scratch,
-                   const WorldDef* scheduler) {
-    const SubstepSettings s = substepSettings(settings);
-    const float push = settings.maxContactPushSpeed;
-
-    // Bodies that cannot move take no colour (contact_colouring.hpp).
-    scratch.movable.resize(bodies.size());
-    for (std::size_t i = 0; i < bodies.size(); ++i)
-        scratch.movable[i] = i != 0 && (motions[i].invMass > 0.0f || motions[i].invInertia > 0.0f);
-    scratch.bodies.resize(constraints.size());
-    for (std::size_t i = 0; i < constraints.size(); ++i)
-        scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
-    colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
-    // Each constraint is prepared as it is packed, in the first stages.
-    markJointedBodies(joints, bodies.size(), scratch.jointed);
-    const PrepareContext context{bodies,         motions, s.contact, s.stiff, settings.maxMassRatio,
-                                 scratch.jointed};
-    layOutWideContacts(scratch.colouring, scratch.contactBlocks);
-    scratch.wide.resize(scratch.contactBlocks.start[kContactColourCount]);
-    const bool bouncy =
-        std::any_of(constraints.begin(), constraints.end(),
-                    [](const ContactConstraint& c) { return c.restitution != 0.0f; });
-    const std::span<WideContact> wide(scratch.wide);
+// Packs the blocks of width W, lists the stages and runs them with `kernels`.
+template <int W>
+void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks<W>& blocks,
+                 ContactSolverScratch& scratch, const WorldDef* scheduler) {
+    const std::span<SolverState> bodies = step.bodies;
+    const std::span<JointConstraint> joints = step.joints;
+    const std::span<ContactConstraint> constraints = step.constraints;
+    const SubstepSettings& s = step.s;
+    const float push = step.settings.maxContactPushSpeed;
+    layOutWideContacts<W>(scratch.colouring, scratch.contactBlocks);
+    blocks.contacts.resize(scratch.contactBlocks.start[kContactColourCount]);
+    packWideJoints<W>(joints, scratch.jointCandidates, scratch.jointColouring, s.joint,
+                      blocks.points, blocks.revolutes, scratch.pointBlocks, scratch.revoluteBlocks);
+    const std::span<WideContact<W>> wide(blocks.contacts);
+    const std::span<WideJoint<W>> wideJoints(blocks.points);
+    const std::span<WideRevolute<W>> wideRevolutes(blocks.revolutes);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
-    colourJoints(joints, s.joint, scratch);
-    const std::span<WideJoint> wideJoints(scratch.wideJoints);
-    const std::span<WideRevolute> wideRevolutes(scratch.wideRevolutes);
-    for (const std::uint32_t j : scratch.scalarJoints) prepareJoint(joints[j], s.joint);
 
     using Kind = SoftStepStageKind;
     const bool parallel = scheduler != nullptr && runsInParallel(*scheduler);
@@ -382,7 +377,7 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     list.add(Kind::StorePointImpulses, false, 0, wideJoints.size(), kMinStoredBlocks);
     list.add(Kind::StoreRevoluteImpulses, false, 0, wideRevolutes.size(), kMinStoredBlocks);
     // Restitution in colour order too (the usual case has none: skip the passes).
-    if (bouncy) {
+    if (step.bouncy) {
         const std::uint32_t* start = scratch.colouring.start;
         for (int k = 0; k < kContactColourCount; ++k)
             list.add(Kind::Restitution, false, start[k], start[k + 1] - start[k], kMinRestitutions);
@@ -392,6 +387,7 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
 
     const std::span<const std::uint32_t> order(scratch.colouring.order);
     const std::span<const std::uint32_t> scalarJoints(scratch.scalarJoints);
+    SolverState* const state = bodies.data();
     const auto runStage = [&](std::int32_t index, std::int32_t begin, std::int32_t end) {
         const SoftStepStage stage = scratch.stages[static_cast<std::size_t>(index)];
         const std::size_t first = stage.first + static_cast<std::size_t>(begin);
@@ -399,67 +395,110 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
         const bool bias = stage.useBias;
         switch (stage.kind) {
         case Kind::PackContacts:
-            packWideContacts(context, constraints, scratch.colouring, scratch.contactBlocks, wide,
-                             first, first + count);
+            packWideContacts<W>(step.context, constraints, scratch.colouring, scratch.contactBlocks,
+                                wide, first, first + count);
             break;
         case Kind::PrepareOverflow:
             for (const std::uint32_t c : overflow.subspan(first, count))
-                prepareConstraint(context, constraints[c]);
+                prepareConstraint(step.context, constraints[c]);
             break;
         case Kind::IntegrateVelocities:
-            integrateVelocities(bodies, motions, first, first + count, s.h, settings.maxLinearSpeed,
-                                settings.maxAngularSpeed);
+            integrateVelocities(bodies, step.motions, first, first + count, s.h,
+                                step.settings.maxLinearSpeed, step.settings.maxAngularSpeed);
             break;
         case Kind::IntegratePositions: integratePositions(bodies, first, first + count, s.h); break;
         case Kind::WarmStartPoints:
-            warmStartWideJoints(bodies, wideJoints.subspan(first, count));
+            kernels.warmStartPoints(state, wideJoints.data() + first, count);
             break;
         case Kind::WarmStartRevolutes:
-            warmStartWideRevolutes(bodies, wideRevolutes.subspan(first, count));
+            kernels.warmStartRevolutes(state, wideRevolutes.data() + first, count);
             break;
         case Kind::WarmStartScalarJoints:
             for (const std::uint32_t j : scalarJoints.subspan(first, count))
                 warmStartJoint(bodies, joints[j]);
             break;
-        case Kind::WarmStartContacts: warmStartWide(bodies, wide.subspan(first, count)); break;
+        case Kind::WarmStartContacts:
+            kernels.warmStartContacts(state, wide.data() + first, count);
+            break;
         case Kind::WarmStartOverflow:
             for (const std::uint32_t c : overflow.subspan(first, count))
                 warmStart(bodies, constraints[c]);
             break;
         case Kind::SolvePoints:
-            solveWideJoints(bodies, wideJoints.subspan(first, count), s.joint, bias);
+            kernels.solvePoints(state, wideJoints.data() + first, count, s.joint, bias);
             break;
         case Kind::SolveRevolutes:
-            solveWideRevolutes(bodies, wideRevolutes.subspan(first, count), s.joint, bias);
+            kernels.solveRevolutes(state, wideRevolutes.data() + first, count, s.joint, bias);
             break;
         case Kind::SolveScalarJoints:
             for (const std::uint32_t j : scalarJoints.subspan(first, count))
                 solveJoint(bodies, joints[j], s.joint, bias);
             break;
         case Kind::SolveContacts:
-            solveWide(bodies, wide.subspan(first, count), s.inverseH, push, bias);
+            kernels.solveContacts(state, wide.data() + first, count, s.inverseH, push, bias);
             break;
         case Kind::SolveOverflow:
             for (const std::uint32_t c : overflow.subspan(first, count))
                 solveContact(bodies, constraints[c], s.inverseH, push, bias);
             break;
         case Kind::StoreContactImpulses:
-            storeWideImpulses(wide.subspan(first, count), constraints);
+            storeWideImpulses<W>(wide.subspan(first, count), constraints);
             break;
         case Kind::StorePointImpulses:
-            storeWideJointImpulses(wideJoints.subspan(first, count), {}, joints);
+            storeWideJointImpulses<W>(wideJoints.subspan(first, count), {}, joints);
             break;
         case Kind::StoreRevoluteImpulses:
-            storeWideJointImpulses({}, wideRevolutes.subspan(first, count), joints);
+            storeWideJointImpulses<W>({}, wideRevolutes.subspan(first, count), joints);
             break;
         case Kind::Restitution:
             for (const std::uint32_t c : order.subspan(first, count))
-                applyRestitution(bodies, constraints[c], settings.restitutionThreshold);
+                applyRestitution(bodies, constraints[c], step.settings.restitutionThreshold);
             break;
         }
     };
     static const WorldDef kCallingThread{};
     scratch.runner.run(parallel ? *scheduler : kCallingThread, scratch.plans, runStage);
+}
+
+} // namespace
+
+void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
+                   std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
+                   const SolverSettings& settings, ContactSolverScratch& scratch,
+                   const WorldDef* scheduler) {
+    const SubstepSettings s = substepSettings(settings);
+
+    // Bodies that cannot move take no colour (contact_colouring.hpp).
+    scratch.movable.resize(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        scratch.movable[i] = i != 0 && (motions[i].invMass > 0.0f || motions[i].invInertia > 0.0f);
+    scratch.bodies.resize(constraints.size());
+    for (std::size_t i = 0; i < constraints.size(); ++i)
+        scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
+    colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
+    // Each constraint is prepared as it is packed, in the first stages.
+    markJointedBodies(joints, bodies.size(), scratch.jointed);
+    const PrepareContext context{bodies,         motions, s.contact, s.stiff, settings.maxMassRatio,
+                                 scratch.jointed};
+    const bool bouncy =
+        std::any_of(constraints.begin(), constraints.end(),
+                    [](const ContactConstraint& c) { return c.restitution != 0.0f; });
+    colourJoints(joints, scratch);
+    for (const std::uint32_t j : scratch.scalarJoints) prepareJoint(joints[j], s.joint);
+
+    const SoftStep step{bodies, motions, joints, constraints, settings, s, context, bouncy};
+    scratch.path = solverSimdPath();
+    if (scratch.kernels8 != nullptr) {
+        runSoftStep(step, *scratch.kernels8, scratch.wide8, scratch, scheduler);
+        return;
+    }
+#if RIGID2D_AVX2_KERNELS
+    if (scratch.path == SimdPath::Avx2) {
+        runSoftStep(step, avx2Kernels(), scratch.wide8, scratch, scheduler);
+        return;
+    }
+#endif
+    runSoftStep(step, wideKernels4(scratch.path), scratch.wide4, scratch, scheduler);
 }
 
 } // namespace rigid2d::detail

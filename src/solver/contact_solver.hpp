@@ -15,7 +15,8 @@
 // awake bodies split in hot state and cold motion data (slot 0 is a static body that never
 // moves); constraints a dense array in contact order. Gauss-Seidel in colour order
 // (contact_colouring.hpp): the constraints of one colour share no movable body and are solved four
-// at a time (wide_contacts.hpp), then the overflow ones one at a time. The colouring follows the
+// or eight at a time (wide_contacts.hpp, the width that of the SIMD path: simd_path.hpp), then the
+// overflow ones one at a time. The colouring follows the
 // constraint order the world fixes, so the result is deterministic.
 
 #include <cstdint>
@@ -26,6 +27,7 @@
 #include "solver/contact_colouring.hpp"
 #include "solver/contact_prepare.hpp"
 #include "solver/joint_solver.hpp"
+#include "solver/simd_path.hpp"
 #include "solver/solver_types.hpp"
 #include "solver/wide_contacts.hpp"
 #include "solver/wide_joints.hpp"
@@ -61,6 +63,17 @@ struct SoftStepStage {
     std::uint32_t first = 0;
 };
 
+template <int W>
+struct WideKernels;
+
+/// The blocks of one lane width: the contacts, the point joints and the other revolute joints.
+template <int W>
+struct WideBlocks {
+    std::vector<WideContact<W>> contacts;
+    std::vector<WideJoint<W>> points;
+    std::vector<WideRevolute<W>> revolutes;
+};
+
 /// Working memory of the coloured solve, kept between steps so that a warm step does not
 /// allocate.
 struct ContactSolverScratch {
@@ -69,17 +82,22 @@ struct ContactSolverScratch {
     std::vector<std::uint8_t> jointed; ///< PrepareContext::jointed
     std::vector<std::uint32_t> bodyColours;
     ContactColouring colouring;
-    std::vector<WideContact> wide;
-    // The joints: the revolute joints (candidates) coloured and solved four at a time, the plain
+    // The joints: the revolute joints (candidates) coloured and solved in wide blocks, the plain
     // ones first, the rest (other kinds, the joints the colouring could not place) one at a time
     // after them, in array order.
     std::vector<std::uint32_t> jointCandidates;
     std::vector<ConstraintBodies> jointBodies;
     ContactColouring jointColouring;
-    std::vector<WideJoint> wideJoints;
-    std::vector<WideRevolute> wideRevolutes;
     std::vector<std::uint32_t> scalarJoints;
     ColourBlocks contactBlocks, pointBlocks, revoluteBlocks;
+    /// The SIMD path of the last step; the blocks are in wide8 for Avx2 (or kernels8), else in
+    /// wide4.
+    SimdPath path = SimdPath::Portable;
+    WideBlocks<4> wide4;
+    WideBlocks<8> wide8;
+    /// When set, the step runs these 8-wide kernels whatever the path: tests run the 8-wide
+    /// layout on portable lanes, on a machine without AVX2 too.
+    const WideKernels<8>* kernels8 = nullptr;
     // The stages of the substeps, run on the world's workers.
     std::vector<StagePlan> plans;
     std::vector<SoftStepStage> stages;
@@ -94,11 +112,12 @@ struct ContactSolverScratch {
 void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);
 
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
-/// `joints` (the revolute joints coloured and four at a time, then the rest one at a time in
-/// array order) and `constraints`, coloured and four at a time; impulses stay in the joints and
-/// constraints. With a `scheduler` (a WorldDef's workers and task callbacks) each colour's blocks
-/// and the bodies' integration are split across its workers (core/parallel_stages.hpp); the
-/// result is the same bits for any worker count.
+/// `joints` (the revolute joints coloured and in wide blocks, then the rest one at a time in
+/// array order) and `constraints`, coloured and in wide blocks, on the SIMD path solverSimdPath()
+/// gives (any path, the same bits); impulses stay in the joints and constraints. With a `scheduler`
+/// (a WorldDef's workers and task callbacks) each colour's blocks and the bodies' integration are
+/// split across its workers (core/parallel_stages.hpp); the result is the same bits for any worker
+/// count.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
                    const SolverSettings& settings, ContactSolverScratch& scratch,

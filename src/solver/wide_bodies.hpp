@@ -1,13 +1,14 @@
 #pragma once
-// The bodies of four constraints at once, what the wide contact and joint loops share: gather the
-// lanes' bodies from the solver array into registers, apply impulses lane by lane in the scalar
-// solver's order of operations, scatter the velocities back.
+// The bodies of one block of constraints, what the wide contact and joint loops share, over any
+// lane type F (lanes.hpp): gather the lanes' bodies from the solver array into registers, apply
+// impulses lane by lane in the scalar solver's order of operations, scatter the velocities back.
+// Everything here is a template on F, so that the AVX2 translation unit defines only functions of
+// its own lane type (a shared inline function compiled there could be the one the linker keeps).
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
 
-#include "solver/float4.hpp"
+#include "solver/lanes.hpp"
 #include "solver/solver_types.hpp"
 
 namespace rigid2d::detail {
@@ -18,35 +19,27 @@ static_assert(sizeof(SolverState) == 32 && alignof(SolverState) >= 16);
 static_assert(offsetof(SolverState, w) == 8 && offsetof(SolverState, dAngle) == 12);
 static_assert(offsetof(SolverState, dp) == 16 && offsetof(SolverState, dq) == 24);
 
+template <class F>
 struct WideBodies {
-    Float4 vx, vy, w, dAngle;
-    Float4 dpx, dpy, qc, qs;
+    F vx, vy, w, dAngle;
+    F dpx, dpy, qc, qs;
 };
 
-[[nodiscard]] RIGID2D_ALWAYS_INLINE const float* rowsOf(std::span<const SolverState> bodies,
-                                                        std::uint32_t i) {
-    return reinterpret_cast<const float*>(&bodies[i]);
-}
-
-[[nodiscard]] RIGID2D_ALWAYS_INLINE WideBodies gather(std::span<const SolverState> bodies,
-                                                      const std::uint32_t (&ids)[4],
-                                                      bool positions) {
-    WideBodies b{};
-    const float* p0 = rowsOf(bodies, ids[0]);
-    const float* p1 = rowsOf(bodies, ids[1]);
-    const float* p2 = rowsOf(bodies, ids[2]);
-    const float* p3 = rowsOf(bodies, ids[3]);
-    b.vx = load4(p0);
-    b.vy = load4(p1);
-    b.w = load4(p2);
-    b.dAngle = load4(p3);
-    transpose4(b.vx, b.vy, b.w, b.dAngle);
+template <class F>
+[[nodiscard]] RIGID2D_ALWAYS_INLINE WideBodies<F> gather(const SolverState* bodies,
+                                                         const std::uint32_t* ids, bool positions) {
+    const float* rows[F::width];
+    for (int i = 0; i < F::width; ++i) rows[i] = reinterpret_cast<const float*>(bodies + ids[i]);
+    F r[4];
+    F::gatherRows(rows, r);
+    WideBodies<F> b{r[0], r[1], r[2], r[3], r[0], r[0], r[0], r[0]};
     if (positions) {
-        b.dpx = load4(p0 + 4);
-        b.dpy = load4(p1 + 4);
-        b.qc = load4(p2 + 4);
-        b.qs = load4(p3 + 4);
-        transpose4(b.dpx, b.dpy, b.qc, b.qs);
+        for (int i = 0; i < F::width; ++i) rows[i] += 4;
+        F::gatherRows(rows, r);
+        b.dpx = r[0];
+        b.dpy = r[1];
+        b.qc = r[2];
+        b.qs = r[3];
     }
     return b;
 }
@@ -54,44 +47,37 @@ struct WideBodies {
 /// The lanes whose body the solver moves (a nonzero inverse mass or inertia), as bits: only
 /// those are written back. An immovable body (the static slot, a kinematic body) may sit in many
 /// lanes of one colour, which workers solve at the same time; they must not all write it.
-[[nodiscard]] RIGID2D_ALWAYS_INLINE unsigned movableLanes(Float4 invMass, Float4 invInertia) {
-    const Float4 zero = splat4(0.0f);
-    return laneBits4(notEqual4(invMass, zero)) | laneBits4(notEqual4(invInertia, zero));
+template <class F>
+[[nodiscard]] RIGID2D_ALWAYS_INLINE unsigned movableLanes(F invMass, F invInertia) {
+    const F zero = F::splat(0.0f);
+    return F::laneBits(F::notEqual(invMass, zero)) | F::laneBits(F::notEqual(invInertia, zero));
 }
 
-RIGID2D_ALWAYS_INLINE void scatter(std::span<SolverState> bodies, const std::uint32_t (&ids)[4],
-                                   unsigned lanes, Float4 r0, Float4 r1, Float4 r2, Float4 r3) {
-    transpose4(r0, r1, r2, r3);
-    float* p0 = reinterpret_cast<float*>(&bodies[ids[0]]);
-    float* p1 = reinterpret_cast<float*>(&bodies[ids[1]]);
-    float* p2 = reinterpret_cast<float*>(&bodies[ids[2]]);
-    float* p3 = reinterpret_cast<float*>(&bodies[ids[3]]);
-    if (lanes == 0xFu) [[likely]] { // a block of four bodies that move: no test per lane
-        store4(p0, r0);
-        store4(p1, r1);
-        store4(p2, r2);
-        store4(p3, r3);
-        return;
-    }
-    if ((lanes & 1u) != 0) store4(p0, r0);
-    if ((lanes & 2u) != 0) store4(p1, r1);
-    if ((lanes & 4u) != 0) store4(p2, r2);
-    if ((lanes & 8u) != 0) store4(p3, r3);
+template <class F>
+RIGID2D_ALWAYS_INLINE void scatter(SolverState* bodies, const std::uint32_t* ids, unsigned lanes,
+                                   F vx, F vy, F w, F dAngle) {
+    float* rows[F::width];
+    for (int i = 0; i < F::width; ++i) rows[i] = reinterpret_cast<float*>(bodies + ids[i]);
+    const F in[4] = {vx, vy, w, dAngle};
+    F::scatterRows(rows, lanes, in);
 }
 
 /// The velocities of both bodies of the lanes, what one point updates.
+template <class F>
 struct Velocities {
-    Float4 vAx, vAy, wA, vBx, vBy, wB;
+    F vAx, vAy, wA, vBx, vBy, wB;
 };
 
+template <class F>
 struct Masses {
-    Float4 mA, iA, mB, iB;
+    F mA, iA, mB, iB;
 };
 
 // v_A -= m_A P, w_A -= i_A cross(r_A, P), v_B += m_B P, w_B += i_B cross(r_B, P), in the scalar
 // solver's order of operations.
-RIGID2D_ALWAYS_INLINE void applyImpulse(Velocities& v, const Masses& m, Float4 rAx, Float4 rAy,
-                                        Float4 rBx, Float4 rBy, Float4 px, Float4 py) {
+template <class F>
+RIGID2D_ALWAYS_INLINE void applyImpulse(Velocities<F>& v, const Masses<F>& m, F rAx, F rAy, F rBx,
+                                        F rBy, F px, F py) {
     v.vAx = v.vAx - m.mA * px;
     v.vAy = v.vAy - m.mA * py;
     v.wA = v.wA - m.iA * (rAx * py - rAy * px);
@@ -101,8 +87,9 @@ RIGID2D_ALWAYS_INLINE void applyImpulse(Velocities& v, const Masses& m, Float4 r
 }
 
 // dv = v_B + cross(w_B, r_B) - v_A - cross(w_A, r_A), cross(w, r) = (-w r.y, w r.x).
-RIGID2D_ALWAYS_INLINE void relativeVelocity(const Velocities& v, Float4 rAx, Float4 rAy, Float4 rBx,
-                                            Float4 rBy, Float4& dvx, Float4& dvy) {
+template <class F>
+RIGID2D_ALWAYS_INLINE void relativeVelocity(const Velocities<F>& v, F rAx, F rAy, F rBx, F rBy,
+                                            F& dvx, F& dvy) {
     dvx = ((v.vBx + -v.wB * rBy) - v.vAx) - -v.wA * rAy;
     dvy = ((v.vBy + v.wB * rBx) - v.vAy) - v.wA * rAx;
 }

@@ -1,14 +1,16 @@
 #pragma once
-// The point joints four at a time. Most joints of a large scene are plain revolute joints (no
-// spring, motor or limit): a rigid point constraint, anchor B on anchor A, and nothing else. They
-// are coloured like the contacts (contact_colouring.hpp; a chain shares a body between
-// neighbours), packed four to a WideJoint in structure-of-arrays form and solved in SIMD lanes,
-// each lane doing exactly what the scalar revolute joint does (revolute_joint.cpp, pointImpulse
-// in joint_math.hpp). So a wide solve equals the scalar solve of the same joints in colour order,
-// up to the sign of zeros. The block holds only what the substeps read: 60 bytes a joint. The
-// other revolute joints (a ragdoll's: limited, motorised, sprung) take the same way with their
+// The point joints W at a time (W = 4 or 8 lanes). Most joints of a large scene are plain revolute
+// joints (no spring, motor or limit): a rigid point constraint, anchor B on anchor A, and nothing
+// else. They are coloured like the contacts (contact_colouring.hpp; a chain shares a body between
+// neighbours), packed W to a WideJoint in structure-of-arrays form and solved in SIMD lanes
+// (wide_joint_kernels.hpp), each lane doing exactly what the scalar revolute joint does
+// (revolute_joint.cpp, pointImpulse in joint_math.hpp): no lane depends on another, so either
+// width gives the same bits. So a wide solve equals the scalar solve of the same joints in colour
+// order, up to the sign of zeros. The block holds only what the substeps read: 60 bytes a joint.
+// The other revolute joints (a ragdoll's: limited, motorised, sprung) take the same way with their
 // angular rows beside the point (WideRevolute).
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -19,15 +21,16 @@
 
 namespace rigid2d::detail {
 
-/// Four point joints. An unused lane points at the static slot with zero masses: its arithmetic
+/// W point joints. An unused lane points at the static slot with zero masses: its arithmetic
 /// applies zero impulses.
-struct alignas(16) WideJoint {
-    std::uint32_t bodyA[4], bodyB[4];
-    std::uint32_t joint[4]; ///< index into the joint array, kNoWideJoint if unused
-    float frameAX[4], frameAY[4], frameBX[4], frameBY[4];
-    float deltaCenterX[4], deltaCenterY[4];
-    float mA[4], iA[4], mB[4], iB[4];
-    float impulseX[4], impulseY[4];
+template <int W>
+struct alignas(4 * W) WideJoint {
+    std::uint32_t bodyA[W], bodyB[W];
+    std::uint32_t joint[W]; ///< index into the joint array, kNoWideJoint if unused
+    float frameAX[W], frameAY[W], frameBX[W], frameBY[W];
+    float deltaCenterX[W], deltaCenterY[W];
+    float mA[W], iA[W], mB[W], iB[W];
+    float impulseX[W], impulseY[W];
 };
 
 inline constexpr std::uint32_t kNoWideJoint = 0xFFFFFFFFu;
@@ -35,14 +38,15 @@ inline constexpr std::uint32_t kNoWideJoint = 0xFFFFFFFFu;
 /// A revolute joint with a spring, motor or limit: the point part as above, and about it the
 /// scalar rows on the relative rotation (revolute_joint.cpp), each on where its lane's joint has
 /// it.
-struct alignas(16) WideRevolute {
-    WideJoint point;
-    float deltaAngle[4];
-    float axialMass[4];
-    float springOn[4], springBiasRate[4], springMassScale[4], springImpulseScale[4];
-    float motorOn[4], motorSpeed[4], maxMotorImpulse[4];
-    float limitOn[4], lower[4], upper[4];
-    float springImpulse[4], motorImpulse[4], lowerImpulse[4], upperImpulse[4];
+template <int W>
+struct alignas(4 * W) WideRevolute {
+    WideJoint<W> point;
+    float deltaAngle[W];
+    float axialMass[W];
+    float springOn[W], springBiasRate[W], springMassScale[W], springImpulseScale[W];
+    float motorOn[W], motorSpeed[W], maxMotorImpulse[W];
+    float limitOn[W], lower[W], upper[W];
+    float springImpulse[W], motorImpulse[W], lowerImpulse[W], upperImpulse[W];
 };
 
 /// How the wide loops take a joint: a plain point joint (a revolute joint whose spring, motor and
@@ -50,26 +54,21 @@ struct alignas(16) WideRevolute {
 enum class WideJointKind : std::uint8_t { None, Point, Revolute };
 [[nodiscard]] WideJointKind wideJointKind(const JointConstraint& c) noexcept;
 
-/// Packs the coloured joints four to a block, colour by colour (the overflow list is left
+/// Packs the coloured joints W to a block, colour by colour (the overflow list is left
 /// alone): the point joints into `points`, the other revolute joints into `revolutes`, with their
 /// springs for substeps of `step`; `colouring` indexes `candidates`, which indexes `joints`.
 /// `pointBlocks` and `revoluteBlocks` say where each colour starts in the two.
+template <int W>
 void packWideJoints(std::span<const JointConstraint> joints,
                     std::span<const std::uint32_t> candidates, const ContactColouring& colouring,
-                    const JointStep& step, std::vector<WideJoint>& points,
-                    std::vector<WideRevolute>& revolutes, ColourBlocks& pointBlocks,
+                    const JointStep& step, std::vector<WideJoint<W>>& points,
+                    std::vector<WideRevolute<W>>& revolutes, ColourBlocks& pointBlocks,
                     ColourBlocks& revoluteBlocks);
 
-void warmStartWideJoints(std::span<SolverState> bodies, std::span<const WideJoint> wide);
-/// One pass of the point constraint; `step.joint` is the joint softness.
-void solveWideJoints(std::span<SolverState> bodies, std::span<WideJoint> wide,
-                     const JointStep& step, bool useBias);
-void warmStartWideRevolutes(std::span<SolverState> bodies, std::span<const WideRevolute> wide);
-void solveWideRevolutes(std::span<SolverState> bodies, std::span<WideRevolute> wide,
-                        const JointStep& step, bool useBias);
 /// Copies the accumulated impulses of each used lane back to its joint.
-void storeWideJointImpulses(std::span<const WideJoint> points,
-                            std::span<const WideRevolute> revolutes,
+template <int W>
+void storeWideJointImpulses(std::span<const WideJoint<W>> points,
+                            std::span<const WideRevolute<W>> revolutes,
                             std::span<JointConstraint> joints);
 
 } // namespace rigid2d::detail

@@ -1,14 +1,17 @@
 // Pinned final states: each scene, stepped a fixed number of times, must end in exactly the state
 // it ended in when the hash below was recorded. A restructuring that claims to change nothing
 // proves it here; a change of behaviour updates the hashes in the same commit, saying why.
-// (Every broad phase gives the same bits, checked elsewhere, so one kind is enough.)
+// (Every broad phase gives the same bits, checked elsewhere, so one kind is enough; every SIMD
+// path of the wide solver must give them too.)
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "rigid2d/testing.hpp"
 #include "scene.hpp"
+#include "solver/simd_paths.hpp"
 
 namespace rigid2d::demos {
 
@@ -29,21 +32,24 @@ constexpr Golden kGolden[] = {
 };
 } // namespace
 
-TEST_CASE("golden: demo scenes end in the pinned states") {
-    for (const Golden& golden : kGolden) {
-        CAPTURE(golden.scene);
-        const SceneInfo* info = findScene(golden.scene);
-        REQUIRE(info != nullptr);
-        World world;
-        auto scene = info->create();
-        scene->build(world, info->testSize);
-        for (int step = 0; step < golden.steps; ++step) {
-            scene->update(world, static_cast<float>(step) * kSceneTimeStep);
-            world.step(kSceneTimeStep);
+TEST_CASE("golden: demo scenes end in the pinned states, on every SIMD path") {
+    for (const detail::SimdPath path : testing::availableSimdPaths())
+        for (const Golden& golden : kGolden) {
+            CAPTURE(std::string(detail::simdPathName(path)));
+            CAPTURE(golden.scene);
+            const testing::ForcedSimdPath forced(path);
+            const SceneInfo* info = findScene(golden.scene);
+            REQUIRE(info != nullptr);
+            World world;
+            auto scene = info->create();
+            scene->build(world, info->testSize);
+            for (int step = 0; step < golden.steps; ++step) {
+                scene->update(world, static_cast<float>(step) * kSceneTimeStep);
+                world.step(kSceneTimeStep);
+            }
+            const std::uint64_t hash = testing::stateHash(world);
+            CHECK(hash == golden.hash);
         }
-        const std::uint64_t hash = testing::stateHash(world);
-        CHECK(hash == golden.hash);
-    }
 }
 
 } // namespace rigid2d::demos

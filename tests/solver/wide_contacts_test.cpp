@@ -1,18 +1,26 @@
-// The coloured, four-at-a-time solve against the plain one-at-a-time solve of the same
-// constraints in colour order: every lane does the scalar arithmetic, so the two agree exactly (==;
-// a zero impulse of a missing point may flip the sign of a zero), or to rounding if the compiler
-// may fuse multiply-adds in the scalar code.
+// The coloured solve in wide blocks, on every SIMD path (4 or 8 lanes), against the plain
+// one-at-a-time solve of the same constraints in colour order: every lane does the scalar
+// arithmetic, so the two agree exactly (==; a zero impulse of a missing point may flip the sign of
+// a zero), or to rounding if the compiler may fuse multiply-adds in the scalar code.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "solver/contact_solver.hpp"
+#include "solver/same_solve.hpp"
+#include "solver/simd_paths.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::detail;
+using rigid2d::testing::checkSame;
+using rigid2d::testing::checkSameBodies;
+using rigid2d::testing::ForcedSimdPath;
+using rigid2d::testing::WideVariant;
+using rigid2d::testing::wideVariants;
 
 namespace {
 
@@ -75,54 +83,43 @@ SolverSettings settings() {
     return s;
 }
 
-void checkSame(float wide, float sequential) {
-#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
-    CHECK(wide == doctest::Approx(sequential).epsilon(1e-4).scale(1.0));
-#else
-    CHECK(wide == sequential);
-#endif
-}
-
 } // namespace
 
 TEST_CASE("the wide coloured solve equals the sequential solve in colour order") {
-    for (const std::uint32_t seed : {1u, 2u, 3u}) {
-        CAPTURE(seed);
-        Problem wide = makeProblem(seed, 200, 500);
-        ContactSolverScratch scratch;
-        solveSoftStep(wide.states, wide.motions, {}, wide.constraints, settings(), scratch);
-        const std::vector<std::uint32_t>& order = scratch.colouring.order;
-        REQUIRE(!scratch.colouring.overflow().empty());
-        REQUIRE(scratch.wide.size() > 10);
+    for (const WideVariant& variant : wideVariants())
+        for (const std::uint32_t seed : {1u, 2u, 3u}) {
+            CAPTURE(variant.name);
+            CAPTURE(seed);
+            const ForcedSimdPath forced(variant.path);
+            Problem wide = makeProblem(seed, 200, 500);
+            ContactSolverScratch scratch;
+            scratch.kernels8 = variant.kernels8;
+            solveSoftStep(wide.states, wide.motions, {}, wide.constraints, settings(), scratch);
+            const std::vector<std::uint32_t>& order = scratch.colouring.order;
+            REQUIRE(!scratch.colouring.overflow().empty());
+            REQUIRE(scratch.path == variant.path);
+            REQUIRE(scratch.contactBlocks.start[kContactColourCount] > 10);
 
-        Problem sequential = makeProblem(seed, 200, 500);
-        std::vector<ContactConstraint> permuted;
-        for (const std::uint32_t i : order) permuted.push_back(sequential.constraints[i]);
-        solveSoftStepSequential(sequential.states, sequential.motions, {}, permuted, settings());
+            Problem sequential = makeProblem(seed, 200, 500);
+            std::vector<ContactConstraint> permuted;
+            for (const std::uint32_t i : order) permuted.push_back(sequential.constraints[i]);
+            solveSoftStepSequential(sequential.states, sequential.motions, {}, permuted,
+                                    settings());
 
-        for (std::size_t i = 0; i < wide.states.size(); ++i) {
-            const SolverState& a = wide.states[i];
-            const SolverState& b = sequential.states[i];
-            checkSame(a.v.x, b.v.x);
-            checkSame(a.v.y, b.v.y);
-            checkSame(a.w, b.w);
-            checkSame(a.dp.x, b.dp.x);
-            checkSame(a.dp.y, b.dp.y);
-            checkSame(a.dAngle, b.dAngle);
-        }
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            const ContactConstraint& a = wide.constraints[order[k]];
-            const ContactConstraint& b = permuted[k];
-            for (int i = 0; i < a.pointCount; ++i) {
-                checkSame(a.points[i].normalImpulse, b.points[i].normalImpulse);
-                checkSame(a.points[i].tangentImpulse, b.points[i].tangentImpulse);
-                checkSame(a.points[i].maxNormalImpulse, b.points[i].maxNormalImpulse);
+            checkSameBodies(wide.states, sequential.states);
+            for (std::size_t k = 0; k < order.size(); ++k) {
+                const ContactConstraint& a = wide.constraints[order[k]];
+                const ContactConstraint& b = permuted[k];
+                for (int i = 0; i < a.pointCount; ++i) {
+                    checkSame(a.points[i].normalImpulse, b.points[i].normalImpulse);
+                    checkSame(a.points[i].tangentImpulse, b.points[i].tangentImpulse);
+                    checkSame(a.points[i].maxNormalImpulse, b.points[i].maxNormalImpulse);
+                }
             }
+            // The static slot never moves.
+            CHECK(wide.states[0].v.x == 0.0f);
+            CHECK(wide.states[0].w == 0.0f);
         }
-        // The static slot never moves.
-        CHECK(wide.states[0].v.x == 0.0f);
-        CHECK(wide.states[0].w == 0.0f);
-    }
 }
 
 TEST_CASE("a wide solve brings a resting box to rest: its weight on its two contact points") {

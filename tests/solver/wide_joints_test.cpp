@@ -1,18 +1,27 @@
-// The coloured, four-at-a-time solve of the revolute joints against the plain one-at-a-time solve
-// of the same joints in the coloured solve's order: every lane does the scalar revolute joint's
-// arithmetic, so the two agree exactly (==; the scalar warm start's zero angular impulse may flip
-// the sign of a zero), or to rounding if the compiler may fuse multiply-adds in the scalar code.
+// The coloured solve of the revolute joints in wide blocks, on every SIMD path, against the plain
+// one-at-a-time solve of the same joints in the coloured solve's order: every lane does the scalar
+// revolute joint's arithmetic, so the two agree exactly (==; the scalar warm start's zero angular
+// impulse may flip the sign of a zero), or to rounding if the compiler may fuse multiply-adds in
+// the scalar code.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "solver/contact_solver.hpp"
+#include "solver/same_solve.hpp"
+#include "solver/simd_paths.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::detail;
+using rigid2d::testing::checkSame;
+using rigid2d::testing::checkSameBodies;
+using rigid2d::testing::ForcedSimdPath;
+using rigid2d::testing::WideVariant;
+using rigid2d::testing::wideVariants;
 
 namespace {
 
@@ -105,68 +114,64 @@ SolverSettings settings() {
     return s;
 }
 
-void checkSame(float wide, float sequential) {
-#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
-    CHECK(wide == doctest::Approx(sequential).epsilon(1e-4).scale(1.0));
-#else
-    CHECK(wide == sequential);
-#endif
-}
-
 } // namespace
 
 TEST_CASE("the wide coloured joint solve equals the sequential solve in its order") {
-    for (const std::uint32_t seed : {1u, 2u, 3u}) {
-        CAPTURE(seed);
-        Problem wide = makeProblem(seed, 200);
-        ContactSolverScratch scratch;
-        solveSoftStep(wide.states, wide.motions, wide.joints, {}, settings(), scratch);
-        // The solve order: the point blocks lane by lane, the other revolute blocks, then the
-        // scalar joints.
-        std::vector<std::uint32_t> order;
-        for (const WideJoint& w : scratch.wideJoints)
-            for (const std::uint32_t j : w.joint)
-                if (j != kNoWideJoint) order.push_back(j);
-        const std::size_t pointCount = order.size();
-        for (const WideRevolute& w : scratch.wideRevolutes)
-            for (const std::uint32_t j : w.point.joint)
-                if (j != kNoWideJoint) order.push_back(j);
-        const std::size_t wideCount = order.size();
-        order.insert(order.end(), scratch.scalarJoints.begin(), scratch.scalarJoints.end());
-        REQUIRE(order.size() == wide.joints.size());
-        REQUIRE(pointCount > 100);
-        REQUIRE(wideCount - pointCount > 100);
-        REQUIRE(!scratch.jointColouring.overflow().empty());
+    for (const WideVariant& variant : wideVariants())
+        for (const std::uint32_t seed : {1u, 2u, 3u}) {
+            CAPTURE(variant.name);
+            CAPTURE(seed);
+            const ForcedSimdPath forced(variant.path);
+            Problem wide = makeProblem(seed, 200);
+            ContactSolverScratch scratch;
+            scratch.kernels8 = variant.kernels8;
+            solveSoftStep(wide.states, wide.motions, wide.joints, {}, settings(), scratch);
+            // The solve order: the point blocks lane by lane, the other revolute blocks, then the
+            // scalar joints.
+            REQUIRE(scratch.path == variant.path);
+            std::vector<std::uint32_t> order;
+            std::size_t pointCount = 0;
+            const auto listBlocks = [&](const auto& blocks) {
+                for (const auto& w : blocks.points)
+                    for (const std::uint32_t j : w.joint)
+                        if (j != kNoWideJoint) order.push_back(j);
+                pointCount = order.size();
+                for (const auto& w : blocks.revolutes)
+                    for (const std::uint32_t j : w.point.joint)
+                        if (j != kNoWideJoint) order.push_back(j);
+            };
+            if (variant.width() == 8)
+                listBlocks(scratch.wide8);
+            else
+                listBlocks(scratch.wide4);
+            const std::size_t wideCount = order.size();
+            order.insert(order.end(), scratch.scalarJoints.begin(), scratch.scalarJoints.end());
+            REQUIRE(order.size() == wide.joints.size());
+            REQUIRE(pointCount > 100);
+            REQUIRE(wideCount - pointCount > 100);
+            REQUIRE(!scratch.jointColouring.overflow().empty());
 
-        Problem sequential = makeProblem(seed, 200);
-        std::vector<JointConstraint> permuted;
-        for (const std::uint32_t i : order) permuted.push_back(sequential.joints[i]);
-        solveSoftStepSequential(sequential.states, sequential.motions, permuted, {}, settings());
+            Problem sequential = makeProblem(seed, 200);
+            std::vector<JointConstraint> permuted;
+            for (const std::uint32_t i : order) permuted.push_back(sequential.joints[i]);
+            solveSoftStepSequential(sequential.states, sequential.motions, permuted, {},
+                                    settings());
 
-        for (std::size_t i = 0; i < wide.states.size(); ++i) {
-            const SolverState& a = wide.states[i];
-            const SolverState& b = sequential.states[i];
-            checkSame(a.v.x, b.v.x);
-            checkSame(a.v.y, b.v.y);
-            checkSame(a.w, b.w);
-            checkSame(a.dp.x, b.dp.x);
-            checkSame(a.dp.y, b.dp.y);
-            checkSame(a.dAngle, b.dAngle);
+            checkSameBodies(wide.states, sequential.states);
+            for (std::size_t k = 0; k < order.size(); ++k) {
+                const JointImpulses& a = wide.joints[order[k]].impulses;
+                const JointImpulses& b = permuted[k].impulses;
+                checkSame(a.linear.x, b.linear.x);
+                checkSame(a.linear.y, b.linear.y);
+                checkSame(a.length, b.length);
+                checkSame(a.spring, b.spring);
+                checkSame(a.motor, b.motor);
+                checkSame(a.lower, b.lower);
+                checkSame(a.upper, b.upper);
+            }
+            CHECK(wide.states[0].v.x == 0.0f);
+            CHECK(wide.states[0].w == 0.0f);
         }
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            const JointImpulses& a = wide.joints[order[k]].impulses;
-            const JointImpulses& b = permuted[k].impulses;
-            checkSame(a.linear.x, b.linear.x);
-            checkSame(a.linear.y, b.linear.y);
-            checkSame(a.length, b.length);
-            checkSame(a.spring, b.spring);
-            checkSame(a.motor, b.motor);
-            checkSame(a.lower, b.lower);
-            checkSame(a.upper, b.upper);
-        }
-        CHECK(wide.states[0].v.x == 0.0f);
-        CHECK(wide.states[0].w == 0.0f);
-    }
 }
 
 TEST_CASE("revolute joints are solved wide, the plain ones as bare point constraints") {

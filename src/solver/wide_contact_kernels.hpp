@@ -1,0 +1,125 @@
+#pragma once
+// The contact solver's inner loops over blocks of constraints (wide_contacts.hpp), written once
+// for any lane type F (lanes.hpp) and instantiated per instruction set (wide_kernels.hpp). Raw
+// pointers rather than spans: the AVX2 translation unit must not instantiate library templates
+// that the baseline code instantiates too (the linker keeps one copy of each).
+
+#include <cstddef>
+#include <cstdint>
+
+#include "solver/wide_bodies.hpp"
+#include "solver/wide_contacts.hpp"
+
+namespace rigid2d::detail {
+
+/// After point `point` of block `c`: the lanes whose group of four has fewer points keep the
+/// velocities from `before` (WideContact::shortLanes). Nothing to do at width 4.
+template <class F>
+RIGID2D_ALWAYS_INLINE void keepShortLanes(const WideContact<F::width>& c, int point,
+                                          const Velocities<F>& before, Velocities<F>& v) {
+    if constexpr (F::width > 4) {
+        if (c.shortLanes == 0 || point + 1 < c.pointCount) return;
+        const F keep = F::maskOf(c.shortLanes);
+        v.vAx = F::select(keep, before.vAx, v.vAx);
+        v.vAy = F::select(keep, before.vAy, v.vAy);
+        v.wA = F::select(keep, before.wA, v.wA);
+        v.vBx = F::select(keep, before.vBx, v.vBx);
+        v.vBy = F::select(keep, before.vBy, v.vBy);
+        v.wB = F::select(keep, before.wB, v.wB);
+    }
+}
+
+template <class F>
+void warmStartWide(SolverState* bodies, const WideContact<F::width>* blocks, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k) {
+        const WideContact<F::width>& c = blocks[k];
+        const WideBodies<F> a = gather<F>(bodies, c.bodyA, false);
+        const WideBodies<F> b = gather<F>(bodies, c.bodyB, false);
+        Velocities<F> v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
+        const Masses<F> m{F::load(c.invMassA), F::load(c.invInertiaA), F::load(c.invMassB),
+                          F::load(c.invInertiaB)};
+        const F nx = F::load(c.normalX), ny = F::load(c.normalY);
+        const F tx = ny, ty = -nx;
+        for (int i = 0; i < c.pointCount; ++i) {
+            const WidePoint<F::width>& p = c.points[i];
+            const Velocities<F> before = v;
+            const F ni = F::load(p.normalImpulse), ti = F::load(p.tangentImpulse);
+            applyImpulse(v, m, F::load(p.anchorAX), F::load(p.anchorAY), F::load(p.anchorBX),
+                         F::load(p.anchorBY), ni * nx + ti * tx, ni * ny + ti * ty);
+            keepShortLanes(c, i, before, v);
+        }
+        scatter(bodies, c.bodyA, c.movableA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, c.movableB, v.vBx, v.vBy, v.wB, b.dAngle);
+    }
+}
+
+template <class F>
+void solveWide(SolverState* bodies, WideContact<F::width>* blocks, std::size_t count,
+               float inverseH, float maxPushSpeed, bool useBias) {
+    const F zero = F::splat(0.0f), one = F::splat(1.0f);
+    const F invH = F::splat(inverseH), minBias = F::splat(-maxPushSpeed);
+    for (std::size_t k = 0; k < count; ++k) {
+        WideContact<F::width>& c = blocks[k];
+        const WideBodies<F> a = gather<F>(bodies, c.bodyA, true);
+        const WideBodies<F> b = gather<F>(bodies, c.bodyB, true);
+        Velocities<F> v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
+        const Masses<F> m{F::load(c.invMassA), F::load(c.invInertiaA), F::load(c.invMassB),
+                          F::load(c.invInertiaB)};
+        const F nx = F::load(c.normalX), ny = F::load(c.normalY);
+        const F dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
+        const F biasRate = F::load(c.biasRate);
+        const F softMass = useBias ? F::load(c.massScale) : one;
+        const F softImpulse = useBias ? F::load(c.impulseScale) : zero;
+        for (int i = 0; i < c.pointCount; ++i) {
+            WidePoint<F::width>& p = c.points[i];
+            const Velocities<F> before = v;
+            const F rAx = F::load(p.anchorAX), rAy = F::load(p.anchorAY);
+            const F rBx = F::load(p.anchorBX), rBy = F::load(p.anchorBY);
+            // Current separation from the position deltas of this step.
+            const F prAx = a.qc * rAx - a.qs * rAy, prAy = a.qs * rAx + a.qc * rAy;
+            const F prBx = b.qc * rBx - b.qs * rBy, prBy = b.qs * rBx + b.qc * rBy;
+            const F sx = (dpx + prBx) - prAx, sy = (dpy + prBy) - prAy;
+            const F s = (sx * nx + sy * ny) + F::load(p.baseSeparation);
+            const F open = F::greater(s, zero);
+            const F softBias = useBias ? F::max(biasRate * s, minBias) : zero;
+            const F bias = F::select(open, s * invH, softBias);
+            const F massScale = F::select(open, one, softMass);
+            const F impulseScale = F::select(open, zero, softImpulse);
+            F dvx, dvy;
+            relativeVelocity(v, rAx, rAy, rBx, rBy, dvx, dvy);
+            const F vn = dvx * nx + dvy * ny;
+            const F old = F::load(p.normalImpulse);
+            F impulse = -F::load(p.normalMass) * massScale * (vn + bias) - impulseScale * old;
+            const F total = F::max(old + impulse, zero);
+            impulse = total - old;
+            F::store(p.normalImpulse, total);
+            F::store(p.maxNormalImpulse, F::max(F::load(p.maxNormalImpulse), impulse));
+            applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
+            keepShortLanes(c, i, before, v);
+        }
+        const F tx = ny, ty = -nx;
+        const F friction = F::load(c.friction);
+        for (int i = 0; i < c.pointCount; ++i) {
+            WidePoint<F::width>& p = c.points[i];
+            const Velocities<F> before = v;
+            const F rAx = F::load(p.anchorAX), rAy = F::load(p.anchorAY);
+            const F rBx = F::load(p.anchorBX), rBy = F::load(p.anchorBY);
+            F dvx, dvy;
+            relativeVelocity(v, rAx, rAy, rBx, rBy, dvx, dvy);
+            const F vt = dvx * tx + dvy * ty;
+            F impulse = -F::load(p.tangentMass) * vt;
+            const F maxFriction = friction * F::load(p.normalImpulse);
+            const F old = F::load(p.tangentImpulse);
+            // std::clamp(x, -f, f) for f >= 0.
+            const F total = F::min(F::max(old + impulse, -maxFriction), maxFriction);
+            impulse = total - old;
+            F::store(p.tangentImpulse, total);
+            applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * tx, impulse * ty);
+            keepShortLanes(c, i, before, v);
+        }
+        scatter(bodies, c.bodyA, c.movableA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, c.movableB, v.vBx, v.vBy, v.wB, b.dAngle);
+    }
+}
+
+} // namespace rigid2d::detail

@@ -1,0 +1,16 @@
+// The AVX2 instantiation of the wide kernels, the one translation unit compiled with -mavx2 (and
+// -ffp-contract=off, never -mfma: a fused multiply-add rounds once where the other paths round
+// twice). It defines only functions of Float8 and the blocks of width 8, and calls nothing
+// outside them, so no function compiled here can stand in for a baseline one at link time;
+// tests/project/check_avx2_object.cmake checks its symbols.
+#include "solver/float8.hpp"
+#include "solver/wide_kernel_table.hpp"
+
+namespace rigid2d::detail {
+
+const WideKernels<8>& avx2Kernels() noexcept {
+    static constexpr WideKernels<8> kAvx2 = wideKernelsOf<Float8>();
+    return kAvx2;
+}
+
+} // namespace rigid2d::detail
