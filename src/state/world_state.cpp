@@ -91,7 +91,7 @@ void WorldState::placeBody(std::uint32_t bodyIndex, Vec2 position, float angle) 
     for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
         markMoved(s);
         if (shapes[s].staticProxy != ProxyId::Null)
-            staticShapes.move(shapes[s].staticProxy, shapes[s].tightBox);
+            staticShapes.move(shapes[s].staticProxy, shapes[s].fatBox);
     }
 }
 

@@ -76,9 +76,9 @@ struct WorldState {
     std::size_t jointCount = 0;
 
     std::unique_ptr<BroadPhase> broadPhase;
-    /// Static non-sensor shapes by their tight boxes (user data: the shape), for the sweeps of
-    /// continuous collision, which want nothing else: in the broad phase those queries visited
-    /// every moving shape near a falling body.
+    /// Static non-sensor shapes by their fat boxes, as the broad phase holds them (user data:
+    /// the shape), for the sweeps of continuous collision, which want nothing else: in the broad
+    /// phase those queries visited every moving shape near a falling body.
     DynamicTree staticShapes;
     std::vector<std::uint32_t> proxyShape; ///< proxy id -> shape slot
     std::vector<std::uint32_t> movedShapes;

@@ -515,7 +515,7 @@ void insertProxies(WorldState& s) {
         if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
         s.proxyShape[proxy] = i;
         shape.staticProxy = s.bodies[shape.body].type == BodyType::Static && !shape.isSensor
-                                ? s.staticShapes.insert(shape.tightBox, i)
+                                ? s.staticShapes.insert(shape.fatBox, i)
                                 : ProxyId::Null;
     }
 }

@@ -81,7 +81,7 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
             s.movedShapes.reserve(std::max<std::size_t>(64, 2 * s.movedShapes.capacity()));
         // Last: nothing after it in this block may throw, or the catch would leave it in.
         if (s.bodies[bodyId.index].type == BodyType::Static && !proto.isSensor)
-            proto.staticProxy = s.staticShapes.insert(proto.tightBox, index);
+            proto.staticProxy = s.staticShapes.insert(proto.fatBox, index);
     } catch (...) {
         s.broadPhase->remove(proto.proxy);
         throw;
