@@ -66,13 +66,30 @@ void UniformGrid::forEachInFilingOrder(F&& f) const {
         if (m_inOrder[id] == 0) f(id);
 }
 
-std::size_t UniformGrid::countCells() {
-    // Clear the counts of the last filing: the occupied cells only, unless most cells were.
-    if (m_occupied.size() * 4 >= cellCount())
-        std::fill(m_count.begin(), m_count.end(), 0u);
-    else
-        for (std::uint32_t c : m_occupied) m_count[c] = 0;
+std::size_t UniformGrid::countCells(bool sampleSizes) {
+    // Clear the counts of the last filing: every nonzero one lies in m_occupied, which is
+    // sorted, so one fill over its span unless that span is mostly empty cells.
+    const std::size_t cells = cellCount();
+    std::size_t span = 0;
+    if (!m_occupied.empty()) {
+        span = std::size_t{m_occupied.back()} + 1 - m_occupied.front();
+        if (span <= 4 * m_occupied.size())
+            std::fill_n(m_count.begin() + m_occupied.front(), span, 0u);
+        else
+            for (std::uint32_t c : m_occupied) m_count[c] = 0;
+    }
+    // Noting the cells as they become occupied costs about a third of the counting and then a
+    // sort of the noted cells, some 60 instructions a proxy; walking the span of the occupied
+    // cells costs about 5 a cell. So walk where the last filing's span held few cells per
+    // proxy (or most cells), note otherwise (a sparse world, or no filing yet). Either way the
+    // filing is the same.
+    if (!m_occupied.empty() && (span <= 8 * m_proxies.size() || 4 * m_occupied.size() >= cells))
+        return sampleSizes ? countCellsWith<false, true>() : countCellsWith<false, false>();
+    return sampleSizes ? countCellsWith<true, true>() : countCellsWith<true, false>();
+}
 
+template <bool kTrackOccupied, bool kSampleSizes>
+std::size_t UniformGrid::countCellsWith() {
     const AABB* boxes = m_proxies.boxes().data();
     const std::uint8_t* live = m_proxies.liveFlags().data();
     // Local copies: the stores into the arrays below could otherwise alias them (int/unsigned),
@@ -82,25 +99,30 @@ std::size_t UniformGrid::countCells() {
     const auto columns = static_cast<std::uint32_t>(m_columns);
     std::uint32_t* count = m_count.data();
     m_outliers.clear();
-    m_sizes.clear();
+    if constexpr (kSampleSizes) m_sizes.clear();
     // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
     if (m_visits.size() < m_order.size() + m_dirtyList.size())
         m_visits.resize(m_order.size() + m_dirtyList.size());
     Visit* visits = m_visits.data();
     std::size_t visited = 0;
-    std::uint32_t sized = 0;
+    [[maybe_unused]] std::uint32_t sized = 0;
     // Up to four cells become occupied per proxy on the fast path: room for that many per
     // candidate, so the appends below need no capacity check (the slow path checks).
-    const std::size_t fastRoom = 4 * (m_order.size() + m_dirtyList.size()) + 4;
+    const std::size_t fastRoom = kTrackOccupied ? 4 * (m_order.size() + m_dirtyList.size()) + 4 : 0;
     if (m_touched.size() < fastRoom) m_touched.resize(fastRoom);
     std::uint32_t* touched = m_touched.data();
     std::size_t occupied = 0;
+    // Without noting: the lowest and highest cell of a range (the first and the last).
+    auto lowest = static_cast<std::uint32_t>(cellCount());
+    std::uint32_t highest = 0;
     // Inlined by hand: this body runs for every proxy every frame.
     forEachInFilingOrder([&](std::uint32_t id) __attribute__((always_inline)) {
         if (live[id] == 0) return;
         const AABB& box = boxes[id];
-        m_sizes.addUncounted(box);
-        ++sized;
+        if constexpr (kSampleSizes) {
+            m_sizes.addUncounted(box);
+            ++sized;
+        }
         if (!contains(bounds, box)) {
             m_outliers.push_back(id);
             return;
@@ -112,6 +134,20 @@ std::size_t UniformGrid::countCells() {
             static_cast<std::uint32_t>(r.y0) * columns + static_cast<std::uint32_t>(r.x0);
         visits[visited++] = {{box, id}, first, w, h};
         std::uint32_t* cell = count + first;
+        if constexpr (!kTrackOccupied) {
+            lowest = std::min(lowest, first);
+            highest = std::max(highest, first + h * columns + w);
+            if ((w | h) <= 1) { // as below, branch-free, without noting cells
+                cell[0] += 1;
+                cell[1] += w;
+                cell[columns] += h;
+                cell[columns + 1] += w & h;
+                return;
+            }
+            for (std::uint32_t y = 0; y <= h; ++y, cell += columns)
+                for (std::uint32_t x = 0; x <= w; ++x) ++cell[x];
+            return;
+        }
         if ((w | h) <= 1) {
             // Up to 2 x 2 cells, the common case when cells exceed the median extent:
             // branch-free (the arrays are padded so the zero additions stay in bounds). A cell
@@ -147,8 +183,11 @@ std::size_t UniformGrid::countCells() {
         }
     });
     m_visitCount = visited;
-    m_sizes.addToTotal(sized);
-    return occupied;
+    if constexpr (kSampleSizes) m_sizes.addToTotal(sized);
+    if constexpr (kTrackOccupied) return occupied;
+    m_walkBegin = lowest;
+    m_walkEnd = std::max(lowest, highest + 1);
+    return kNotNoted;
 }
 
 void UniformGrid::assignOffsets(std::size_t touched) {
@@ -156,12 +195,15 @@ void UniformGrid::assignOffsets(std::size_t touched) {
     const std::uint32_t* count = m_count.data();
     const std::size_t cells = cellCount();
     std::uint32_t running = 0;
-    if (touched * 4 >= cells) {
-        // Most cells occupied: one pass over the cell array, branch-free.
-        m_occupied.resize(cells);
+    if (touched == kNotNoted || touched * 4 >= cells) {
+        // Cells not noted, or most cells occupied: one pass over the span of cells that may be
+        // occupied, branch-free.
+        const std::size_t walkBegin = touched == kNotNoted ? m_walkBegin : 0;
+        const std::size_t walkEnd = touched == kNotNoted ? m_walkEnd : cells;
+        m_occupied.resize(walkEnd - walkBegin);
         std::uint32_t* occupied = m_occupied.data();
         std::size_t k = 0;
-        for (std::uint32_t c = 0; c < cells; ++c) {
+        for (auto c = static_cast<std::uint32_t>(walkBegin); c < walkEnd; ++c) {
             const std::uint32_t n = count[c];
             begin[c] = running;
             occupied[k] = c;
@@ -183,14 +225,20 @@ void UniformGrid::assignOffsets(std::size_t touched) {
 void UniformGrid::file() {
     if (m_orderPending) writeFilingOrder(m_order);
     m_orderPending = false;
-    // Pass 1, count (and the size histogram); re-count once if the sizes drifted.
-    std::size_t touched = countCells();
-    const bool drifted = !m_fixedCellSize && m_sizes.drifted(m_sizeReference);
+    // Pass 1, count (and now and then the size histogram); re-count once if the sizes drifted.
+    const std::size_t proxies = m_proxies.size();
+    const bool sampleSizes = !m_fixedCellSize && (m_filings % kSizeSampleInterval == 0 ||
+                                                  8 * proxies > 9 * m_sampledProxies ||
+                                                  9 * proxies < 8 * m_sampledProxies);
+    m_filings = sampleSizes ? 1 : m_filings + 1;
+    if (sampleSizes) m_sampledProxies = proxies;
+    std::size_t touched = countCells(sampleSizes);
+    const bool drifted = sampleSizes && m_sizes.drifted(m_sizeReference);
     if (drifted) m_sizeReference = m_sizes.medianHalfExtent();
     const bool grew = growToOutliers();
     if (drifted || grew) {
         configure(drifted ? autoCellSize(m_sizeReference, kAutoCellFactor) : m_mapping.size());
-        touched = countCells();
+        touched = countCells(false);
     }
     assignOffsets(touched);
     std::size_t total = 0;

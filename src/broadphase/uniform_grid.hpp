@@ -70,6 +70,10 @@ public:
     /// then sit in one or two cells, and the extra pairs a larger cell holds are tested
     /// branch-free, which costs less than filing more entries.
     static constexpr float kAutoCellFactor = 8.0f;
+    /// The size histogram is refilled at every this many filings (or when the proxy count has
+    /// changed by more than an eighth since): sizes drift slowly, and filling it cost about a
+    /// seventh of a filing.
+    static constexpr std::uint32_t kSizeSampleInterval = 8;
 
 private:
     /// Lays out cells of at least `cellSize` (grown to fit maxGridCells); entries become stale
@@ -78,9 +82,14 @@ private:
     /// Widens m_bounds to every proxy when too many lie outside it (file() then reconfigures);
     /// true if it did.
     bool growToOutliers();
-    /// Pass 1 of file(): counts per cell, outlier list, visits, size histogram. Returns how
-    /// many cells of m_touched became occupied.
-    std::size_t countCells();
+    /// countCells' answer when it did not note the cells that became occupied: they lie in
+    /// [m_walkBegin, m_walkEnd) then.
+    static constexpr std::size_t kNotNoted = ~std::size_t{0};
+    /// Pass 1 of file(): counts per cell, outlier list, visits and, when `sampleSizes`, the size
+    /// histogram. Returns how many cells of m_touched became occupied, or kNotNoted.
+    std::size_t countCells(bool sampleSizes);
+    template <bool kTrackOccupied, bool kSampleSizes>
+    std::size_t countCellsWith();
     /// Pass 2 of file(): m_occupied and m_begin from the counts.
     void assignOffsets(std::size_t touched);
     /// Writes the pairs of the entries of cell `cell` (owned by it) at `write`, advancing it;
@@ -125,7 +134,9 @@ private:
     bool m_fixedCellSize;
     float m_sizeReference = 0.0f; ///< median half extent the automatic cell size came from
 
-    CellSizeTracker m_sizes; ///< the boxes of the last filing (move stays a plain store)
+    CellSizeTracker m_sizes;          ///< the boxes of the last sampled filing (move stays a store)
+    std::uint32_t m_filings = 0;      ///< filings since the last size sample
+    std::size_t m_sampledProxies = 0; ///< live proxies at the last size sample
     CellMapping m_mapping;
     std::int32_t m_columns = 0;
     std::int32_t m_rows = 0;
@@ -138,6 +149,8 @@ private:
     std::vector<std::uint32_t> m_count;
     std::vector<std::uint32_t> m_occupied; ///< the cells with entries, ascending
     std::vector<std::uint32_t> m_touched;  ///< file() scratch: cells as they become occupied
+    std::uint32_t m_walkBegin = 0;         ///< file() scratch: see kNotNoted
+    std::uint32_t m_walkEnd = 0;
     std::vector<std::uint32_t> m_cellSortScratch;
     std::vector<CellEntry> m_entries;
     /// Per entry: kLaterColumn / kLaterRow when its cell is not in the first column / row of its
