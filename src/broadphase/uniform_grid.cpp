@@ -18,6 +18,43 @@ namespace {
 // Above this many entries in one cell, sort the cell by lower x and sweep instead of testing
 // every pair (clustered scenes).
 constexpr std::uint32_t kSweepThreshold = 16;
+
+#if defined(__SSE2__)
+// The count pass's `contains(bounds, box)` and `rangeOfInside(box)` in the four lanes of one
+// register (lower x, lower y, upper x, upper y): the same float operations lane by lane, so
+// the same answers, in about a third of the instructions (it runs for every proxy every frame).
+class InsideRange {
+public:
+    InsideRange(const CellMapping& mapping, const AABB& bounds) noexcept
+        : m_bound(_mm_setr_ps(bounds.lower.x, bounds.lower.y, -bounds.upper.x, -bounds.upper.y)),
+          m_origin(_mm_setr_ps(mapping.origin().x, mapping.origin().y, mapping.origin().x,
+                               mapping.origin().y)),
+          m_inverse(_mm_set1_ps(mapping.inverse())),
+          m_clamp(_mm_setr_ps(static_cast<float>(mapping.clampRange().x1),
+                              static_cast<float>(mapping.clampRange().y1),
+                              static_cast<float>(mapping.clampRange().x1),
+                              static_cast<float>(mapping.clampRange().y1))) {}
+
+    /// False when the box is not inside the bounds; else sets `range` to rangeOfInside(box).
+    bool operator()(const AABB& box, CellRange& range) const noexcept {
+        static_assert(sizeof(AABB) == 4 * sizeof(float));
+        const __m128 b = _mm_loadu_ps(&box.lower.x);
+        // lower >= bounds.lower and -upper >= -bounds.upper, exactly contains()'s comparisons.
+        const __m128 signs = _mm_setr_ps(1.0f, 1.0f, -1.0f, -1.0f);
+        if (_mm_movemask_ps(_mm_cmpge_ps(_mm_mul_ps(b, signs), m_bound)) != 0xF) return false;
+        // minps(scaled, hi) is std::min(scaled, hi) for the non-NaN values found inside.
+        const __m128 scaled = _mm_mul_ps(_mm_sub_ps(b, m_origin), m_inverse);
+        alignas(16) std::int32_t cells[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(cells),
+                        _mm_cvttps_epi32(_mm_min_ps(scaled, m_clamp)));
+        range = {cells[0], cells[1], cells[2], cells[3]};
+        return true;
+    }
+
+private:
+    __m128 m_bound, m_origin, m_inverse, m_clamp;
+};
+#endif
 } // namespace
 
 UniformGrid::UniformGrid(const BroadPhaseConfig& config)
@@ -36,6 +73,8 @@ ProxyId UniformGrid::insert(const AABB& box, std::uint64_t userData) {
     markDirty(id);
     return proxy;
 }
+
+void UniformGrid::appendDirtyGrowing(std::uint32_t id) { m_dirtyList.push_back(id); }
 
 void UniformGrid::move(ProxyId proxy, const AABB& box) {
     m_proxies.checkMove("UniformGrid::move", proxy, box);
@@ -115,6 +154,9 @@ std::size_t UniformGrid::countCellsWith() {
     // Without noting: the lowest and highest cell of a range (the first and the last).
     auto lowest = static_cast<std::uint32_t>(cellCount());
     std::uint32_t highest = 0;
+#if defined(__SSE2__)
+    const InsideRange inside(mapping, bounds);
+#endif
     // Inlined by hand: this body runs for every proxy every frame.
     forEachInFilingOrder([&](std::uint32_t id) __attribute__((always_inline)) {
         if (live[id] == 0) return;
@@ -123,11 +165,19 @@ std::size_t UniformGrid::countCellsWith() {
             m_sizes.addUncounted(box);
             ++sized;
         }
+#if defined(__SSE2__)
+        CellRange r;
+        if (!inside(box, r)) {
+            m_outliers.push_back(id);
+            return;
+        }
+#else
         if (!contains(bounds, box)) {
             m_outliers.push_back(id);
             return;
         }
         const CellRange r = mapping.rangeOfInside(box);
+#endif
         const auto w = static_cast<std::uint32_t>(r.x1 - r.x0);
         const auto h = static_cast<std::uint32_t>(r.y1 - r.y0);
         const std::uint32_t first =

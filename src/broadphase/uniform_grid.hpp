@@ -102,8 +102,13 @@ private:
     void markDirty(std::uint32_t id) {
         if (m_dirty[id] != 0) return;
         m_dirty[id] = 1;
-        m_dirtyList.push_back(id);
+        // The growth out of line: inlined, its register needs made every move save and restore
+        // six registers (move runs for every proxy every frame).
+        if (m_dirtyList.size() == m_dirtyList.capacity()) [[unlikely]]
+            return appendDirtyGrowing(id);
+        m_dirtyList.emplace_back(id);
     }
+    [[gnu::noinline]] void appendDirtyGrowing(std::uint32_t id);
     /// Calls f(id) for each proxy that may be live: m_order, then new ids of the dirty list.
     template <class F>
     void forEachInFilingOrder(F&& f) const;
