@@ -151,7 +151,8 @@ std::size_t UniformGrid::countCellsWith() {
     if (m_touched.size() < fastRoom) m_touched.resize(fastRoom);
     std::uint32_t* touched = m_touched.data();
     std::size_t occupied = 0;
-    // Without noting: the lowest and highest cell of a range (the first and the last).
+    // Without noting: the lowest first cell, and the highest first cell (last, for a range wider
+    // than 2 x 2): every cell counted lies in [lowest, highest + columns + 2).
     auto lowest = static_cast<std::uint32_t>(cellCount());
     std::uint32_t highest = 0;
 #if defined(__SSE2__)
@@ -182,11 +183,17 @@ std::size_t UniformGrid::countCellsWith() {
         const auto h = static_cast<std::uint32_t>(r.y1 - r.y0);
         const std::uint32_t first =
             static_cast<std::uint32_t>(r.y0) * columns + static_cast<std::uint32_t>(r.x0);
-        visits[visited++] = {{box, id}, first, w, h};
+        // Field by field: the aggregate was built on the stack and copied (18 instructions).
+        Visit& visit = visits[visited++];
+        visit.entry.box = box;
+        visit.entry.id = id;
+        visit.cell = first;
+        visit.width = w;
+        visit.height = h;
         std::uint32_t* cell = count + first;
         if constexpr (!kTrackOccupied) {
             lowest = std::min(lowest, first);
-            highest = std::max(highest, first + h * columns + w);
+            highest = std::max(highest, first);
             if ((w | h) <= 1) { // as below, branch-free, without noting cells
                 cell[0] += 1;
                 cell[1] += w;
@@ -194,6 +201,7 @@ std::size_t UniformGrid::countCellsWith() {
                 cell[columns + 1] += w & h;
                 return;
             }
+            highest = std::max(highest, first + h * columns + w);
             for (std::uint32_t y = 0; y <= h; ++y, cell += columns)
                 for (std::uint32_t x = 0; x <= w; ++x) ++cell[x];
             return;
@@ -235,8 +243,10 @@ std::size_t UniformGrid::countCellsWith() {
     m_visitCount = visited;
     if constexpr (kSampleSizes) m_sizes.addToTotal(sized);
     if constexpr (kTrackOccupied) return occupied;
+    // A 2 x 2 range reaches one column and one row past its first cell.
     m_walkBegin = lowest;
-    m_walkEnd = std::max(lowest, highest + 1);
+    m_walkEnd =
+        std::max(lowest, std::min(highest + columns + 2, static_cast<std::uint32_t>(cellCount())));
     return kNotNoted;
 }
 
