@@ -70,6 +70,9 @@ ProxyId UniformGrid::insert(const AABB& box, std::uint64_t userData) {
         m_dirty.resize(id + 1, 0);
         m_inOrder.resize(id + 1, 0);
     }
+    // Not in the filing order and not yet listed (a dirty id outside the order was inserted
+    // earlier in this batch): the count pass visits it from m_inserted.
+    if (m_inOrder[id] == 0 && !isDirty(id)) m_inserted.push_back(id);
     markDirty(id);
     return proxy;
 }
@@ -87,6 +90,7 @@ void UniformGrid::remove(ProxyId proxy) {
     m_proxies.remove(proxy);
     // Its entries are skipped from now on (not live; dirty if the id is handed out again).
     markDirty(toIndex(proxy));
+    m_removed.push_back(toIndex(proxy));
 }
 
 template <class F>
@@ -101,8 +105,7 @@ void UniformGrid::forEachInFilingOrder(F&& f) const {
         if (i + kAhead < n) __builtin_prefetch(&boxes[order[i + kAhead]]);
         f(order[i]);
     }
-    for (std::uint32_t id : m_dirtyList)
-        if (m_inOrder[id] == 0) f(id);
+    for (std::uint32_t id : m_inserted) f(id);
 }
 
 std::size_t UniformGrid::countCells(bool sampleSizes) {
@@ -352,12 +355,17 @@ void UniformGrid::file() {
     m_entries.pop_back(); // the sink
     for (std::uint32_t c : m_occupied) begin[c] -= m_count[c];
 
+    // Only insertions and removals change who is in the filing order; every mark goes at once.
     const auto& live = m_proxies.liveFlags();
-    for (std::uint32_t id : m_dirtyList) {
-        m_dirty[id] = 0;
-        m_inOrder[id] = live[id];
-    }
+    for (std::uint32_t id : m_inserted) m_inOrder[id] = live[id];
+    for (std::uint32_t id : m_removed) m_inOrder[id] = live[id];
+    m_inserted.clear();
+    m_removed.clear();
     m_dirtyList.clear();
+    if (++m_dirtyMark == 0) { // after 2^32 filings: marks of old filings could match again
+        std::fill(m_dirty.begin(), m_dirty.end(), 0u);
+        m_dirtyMark = 1;
+    }
 }
 
 void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
@@ -617,9 +625,9 @@ void UniformGrid::validate() const {
     const std::uint32_t capacity = m_proxies.capacity();
     R2D_CHECK(m_dirty.size() >= capacity, "dirty flags shorter than the proxies");
     std::size_t dirtyCount = 0;
-    for (std::uint32_t id = 0; id < m_dirty.size(); ++id) dirtyCount += m_dirty[id] != 0;
+    for (std::uint32_t id = 0; id < m_dirty.size(); ++id) dirtyCount += isDirty(id) ? 1 : 0;
     R2D_CHECK(dirtyCount == m_dirtyList.size(), "dirty list does not match the dirty flags");
-    for (std::uint32_t id : m_dirtyList) R2D_CHECK(m_dirty[id] != 0, "dirty list holds a clean id");
+    for (std::uint32_t id : m_dirtyList) R2D_CHECK(isDirty(id), "dirty list holds a clean id");
     // The filing order (m_order, or the one the next file() writes first) holds each proxy live
     // at the last filing once.
     std::vector<std::uint32_t> pendingOrder;
@@ -632,7 +640,7 @@ void UniformGrid::validate() const {
     }
     for (std::uint32_t id = 0; id < capacity; ++id) {
         R2D_CHECK((ordered[id] != 0) == (m_inOrder[id] != 0), "grid filing order flags are stale");
-        if (m_proxies.isLive(ProxyId{id}) && m_dirty[id] == 0)
+        if (m_proxies.isLive(ProxyId{id}) && !isDirty(id))
             R2D_CHECK(ordered[id] != 0, "clean live proxy missing from the filing order");
     }
 

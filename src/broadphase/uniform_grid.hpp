@@ -100,8 +100,8 @@ private:
     /// The filing order of the last file(): its primary entries in cell order, then the outliers.
     void writeFilingOrder(std::vector<std::uint32_t>& out) const;
     void markDirty(std::uint32_t id) {
-        if (m_dirty[id] != 0) return;
-        m_dirty[id] = 1;
+        if (isDirty(id)) return;
+        m_dirty[id] = m_dirtyMark;
         // The growth out of line: inlined, its register needs made every move save and restore
         // six registers (move runs for every proxy every frame).
         if (m_dirtyList.size() == m_dirtyList.capacity()) [[unlikely]]
@@ -119,8 +119,11 @@ private:
     /// Calls f(id) for each live proxy not in the cells: filed outliers, then dirty proxies.
     template <class F>
     void forEachUnfiled(F&& f) const;
+    [[nodiscard]] bool isDirty(std::uint32_t id) const noexcept {
+        return m_dirty[id] == m_dirtyMark;
+    }
     [[nodiscard]] bool isCurrent(std::uint32_t id) const noexcept {
-        return m_proxies.isLive(ProxyId{id}) && m_dirty[id] == 0;
+        return m_proxies.isLive(ProxyId{id}) && !isDirty(id);
     }
     [[nodiscard]] std::size_t cellIndex(std::int32_t x, std::int32_t y) const noexcept {
         return static_cast<std::size_t>(y) * static_cast<std::size_t>(m_columns) +
@@ -178,12 +181,16 @@ private:
     std::vector<std::uint32_t> m_outliers;     ///< live, clean proxies not inside the bounds
     std::vector<std::uint32_t> m_outlierSweep; ///< findPairs scratch: outliers by lower x
     // Every proxy live at the last file(), in the order of its lower-left cell then; a proxy
-    // inserted since is not in it (m_inOrder[id] == 0) and is visited from the dirty list.
+    // inserted since is not in it (m_inOrder[id] == 0) and is visited from m_inserted.
     std::vector<std::uint32_t> m_order;
     std::vector<std::uint8_t> m_inOrder;
-    // Proxies changed since the last file().
-    std::vector<std::uint8_t> m_dirty;
+    // Proxies changed since the last file(): those whose m_dirty is the current mark, so that a
+    // filing cleans them all by changing the mark, not by a store per proxy.
+    std::vector<std::uint32_t> m_dirty;
+    std::uint32_t m_dirtyMark = 1;
     std::vector<std::uint32_t> m_dirtyList;
+    std::vector<std::uint32_t> m_inserted; ///< ids inserted outside the filing order since
+    std::vector<std::uint32_t> m_removed;  ///< ids removed since the last file()
 
     std::vector<ProxyPair> m_candidates; ///< findPairs scratch: room for every cell's pairs
     std::size_t m_ordered = 0;           ///< findPairs: ids written to m_order so far
