@@ -7,11 +7,12 @@
 // per move. Here `move` only stores the box (sequential) and marks the proxy dirty, and
 // findPairs files all proxies at once into one contiguous array sorted by cell:
 //
-//   count:   for each live proxy inside the bounds, ++count[cell] for every cell its box overlaps,
-//            noting each cell that becomes occupied
-//   offsets: begin[cell] = sum of the counts of the occupied cells before it, walking either the
-//            whole cell array or, when few cells are occupied, only the sorted occupied ones, so
-//            a large sparse grid costs no more per frame than a small full one
+//   count:   for each live proxy inside the bounds, ++count[cell] for every cell its box overlaps;
+//            in a sparse world also noting each cell that becomes occupied
+//   offsets: begin[cell] = sum of the counts of the occupied cells before it, walking the span
+//            of cells the proxies cover when it holds few cells per proxy (as in a world that
+//            fills the bounds), else only the sorted noted cells, so a large sparse grid costs
+//            no more per frame than a small full one
 //   scatter: entries[begin[cell]++] = {box, id}          (entries of a cell are contiguous)
 //   pairs:   for each occupied cell with >= 2 entries, test its pairs; keep those whose
 //            intersection's lower-left corner lies in this cell (each pair once, no set)
