@@ -60,7 +60,13 @@ private:
 UniformGrid::UniformGrid(const BroadPhaseConfig& config)
     : m_bounds(config.worldBounds), m_maxCells(config.maxGridCells),
       m_fixedCellSize(config.cellSize > 0.0f) {
-    configure(m_fixedCellSize ? config.cellSize : 1.0f);
+    // An automatic cell edge comes from the proxies at the first filing; until then a coarse
+    // layout of at most 64 cells a side, so that building a grid costs what its proxies cost
+    // (1 m cells over the default bounds made a 4M-cell array, 32 MB cleared for nothing).
+    const double side =
+        std::max(static_cast<double>(m_bounds.upper.x) - static_cast<double>(m_bounds.lower.x),
+                 static_cast<double>(m_bounds.upper.y) - static_cast<double>(m_bounds.lower.y));
+    configure(m_fixedCellSize ? config.cellSize : static_cast<float>(side / 64.0));
 }
 
 ProxyId UniformGrid::insert(const AABB& box, std::uint64_t userData) {
