@@ -1,6 +1,7 @@
 #include "broadphase/auto_broad_phase.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "broadphase/pair_sort.hpp"
 #include "broadphase/proxy_table.hpp"
@@ -29,8 +30,7 @@ double clockCostMs() {
 }
 
 // The kinds tried, in turn, the usual winners first. brute_force is never a contender. The grid
-// is not tried before the active kind's cost is known: building it clears its whole cell array,
-// whatever the proxies.
+// is tried once the cell array its first search lays out (gridLayoutGuessMs) fits the budget.
 constexpr BroadPhaseType kCandidates[] = {
     BroadPhaseType::HierarchicalHash, BroadPhaseType::Grid, BroadPhaseType::SortedGrid,
     BroadPhaseType::SweepAndPrune,    BroadPhaseType::Tree, BroadPhaseType::Quadtree,
@@ -57,11 +57,25 @@ constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 AutoBroadPhase::AutoBroadPhase(const BroadPhaseConfig& config)
     : m_config(config), m_nextProbeAt(kFirstProbe), m_probeGap(kFirstProbe) {
     m_active = build(BroadPhaseType::SpatialHash, 0, nullptr);
-    // Until it is first built, the grid's cost is guessed from its largest cell array, which its
-    // constructor clears whatever the proxies: about 25 ns a cell here (8 bytes of fresh pages;
-    // 4M cells, the default, took 100 to 150 ms in a scene's first step).
-    m_buildMs[static_cast<std::size_t>(BroadPhaseType::Grid)] =
-        25e-6 * static_cast<double>(config.maxGridCells);
+}
+
+// Until it is first built, the grid's cost is guessed from the cell array its first search lays
+// out: about 25 ns a cell (8 bytes of fresh pages; 4M cells, the default bound, took 100 to
+// 150 ms in a scene's first step). Its automatic cells are twice as wide as a hash's (8 median
+// half extents against 4), so with a hash active the number is known; else the bound.
+double AutoBroadPhase::gridLayoutGuessMs() const {
+    const AABB& bounds = m_config.worldBounds;
+    const double width = static_cast<double>(bounds.upper.x) - static_cast<double>(bounds.lower.x);
+    const double height = static_cast<double>(bounds.upper.y) - static_cast<double>(bounds.lower.y);
+    auto cells = static_cast<double>(m_config.maxGridCells);
+    auto edge = static_cast<double>(m_config.cellSize);
+    const bool hashActive = m_active.type == BroadPhaseType::SpatialHash ||
+                            m_active.type == BroadPhaseType::HierarchicalHash ||
+                            m_active.type == BroadPhaseType::SortedGrid;
+    if (!(edge > 0.0) && hashActive)
+        edge = 2.0 * static_cast<double>(m_active.impl->stats().cellSize);
+    if (edge > 0.0) cells = std::min(cells, std::ceil(width / edge) * std::ceil(height / edge));
+    return 25e-6 * cells;
 }
 
 AutoBroadPhase::Inner AutoBroadPhase::build(BroadPhaseType type, double budgetMs,
@@ -219,6 +233,8 @@ void AutoBroadPhase::startProbe() {
     // The next kind but the active one whose last build fitted the budget (a kind never built
     // is tried: its cost is unknown until then).
     BroadPhaseType type = m_active.type;
+    if (!m_gridBuilt)
+        m_buildMs[static_cast<std::size_t>(BroadPhaseType::Grid)] = gridLayoutGuessMs();
     for (std::size_t tries = 0; tries < std::size(kCandidates); ++tries) {
         const BroadPhaseType next = kCandidates[m_nextProbe];
         m_nextProbe = (m_nextProbe + 1) % std::size(kCandidates);
@@ -234,6 +250,7 @@ void AutoBroadPhase::startProbe() {
     double spent = 0;
     m_probe = build(type, budget, &spent);
     m_buildMs[static_cast<std::size_t>(type)] = std::max(spent, 1e-9);
+    if (type == BroadPhaseType::Grid) m_gridBuilt = true;
     // Both are timed over the same frames.
     m_active.searchMs = m_active.moveMs = m_queriedMs = 0;
     m_activeSince = m_frame;

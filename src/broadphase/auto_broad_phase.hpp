@@ -80,6 +80,8 @@ private:
     void afterSearch();
     [[nodiscard]] double cost(const Inner& inner, int slot) const;
     void startProbe();
+    /// What building the grid would cost, until it has been built once.
+    [[nodiscard]] double gridLayoutGuessMs() const;
     void endProbe();
 
     BroadPhaseConfig m_config;
@@ -99,7 +101,8 @@ private:
     std::size_t m_activeSince = 0;   ///< the search from which the active kind's costs are summed
     double m_queriedMs = 0;          ///< searches by queries since then (not in searchMs)
     std::array<double, std::size(kAllBroadPhaseTypes)>
-        m_buildMs{}; ///< by kind, its last build (0: never)
+        m_buildMs{};          ///< by kind, its last build (0: never; the grid's: a guess)
+    bool m_gridBuilt = false; ///< m_buildMs of the grid is measured, not gridLayoutGuessMs()
     /// Sampled queries' time (ns) on the active kind [0] and the probe [1], from any thread.
     mutable std::array<std::atomic<std::int64_t>, 2> m_queryNs{};
     mutable std::atomic<std::uint32_t> m_queryCount{0};

@@ -18,12 +18,19 @@ namespace {
 // Above this many entries in one cell, sort the cell by lower x and sweep instead of testing
 // every pair (clustered scenes).
 constexpr std::uint32_t kSweepThreshold = 16;
+
 } // namespace
 
 UniformGrid::UniformGrid(const BroadPhaseConfig& config)
     : m_bounds(config.worldBounds), m_maxCells(config.maxGridCells),
       m_fixedCellSize(config.cellSize > 0.0f) {
-    configure(m_fixedCellSize ? config.cellSize : 1.0f);
+    // An automatic cell edge comes from the proxies at the first filing; until then a coarse
+    // layout of at most 64 cells a side, so that building a grid costs what its proxies cost
+    // (1 m cells over the default bounds made a 4M-cell array, 32 MB cleared for nothing).
+    const double side =
+        std::max(static_cast<double>(m_bounds.upper.x) - static_cast<double>(m_bounds.lower.x),
+                 static_cast<double>(m_bounds.upper.y) - static_cast<double>(m_bounds.lower.y));
+    configure(m_fixedCellSize ? config.cellSize : static_cast<float>(side / 64.0));
 }
 
 ProxyId UniformGrid::insert(const AABB& box, std::uint64_t userData) {
@@ -33,9 +40,14 @@ ProxyId UniformGrid::insert(const AABB& box, std::uint64_t userData) {
         m_dirty.resize(id + 1, 0);
         m_inOrder.resize(id + 1, 0);
     }
+    // Not in the filing order and not yet listed (a dirty id outside the order was inserted
+    // earlier in this batch): the count pass visits it from m_inserted.
+    if (m_inOrder[id] == 0 && !isDirty(id)) m_inserted.push_back(id);
     markDirty(id);
     return proxy;
 }
+
+void UniformGrid::appendDirtyGrowing(std::uint32_t id) { m_dirtyList.push_back(id); }
 
 void UniformGrid::move(ProxyId proxy, const AABB& box) {
     m_proxies.checkMove("UniformGrid::move", proxy, box);
@@ -48,232 +60,7 @@ void UniformGrid::remove(ProxyId proxy) {
     m_proxies.remove(proxy);
     // Its entries are skipped from now on (not live; dirty if the id is handed out again).
     markDirty(toIndex(proxy));
-}
-
-template <class F>
-void UniformGrid::forEachInFilingOrder(F&& f) const {
-    // The filing order is spatial, the box array is by id: prefetch the boxes a few proxies ahead
-    // so that their cache misses overlap instead of stalling one after the other.
-    constexpr std::size_t kAhead = 16;
-    const AABB* boxes = m_proxies.boxes().data();
-    const std::uint32_t* order = m_order.data();
-    const std::size_t n = m_order.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i + kAhead < n) __builtin_prefetch(&boxes[order[i + kAhead]]);
-        f(order[i]);
-    }
-    for (std::uint32_t id : m_dirtyList)
-        if (m_inOrder[id] == 0) f(id);
-}
-
-std::size_t UniformGrid::countCells() {
-    // Clear the counts of the last filing: the occupied cells only, unless most cells were.
-    if (m_occupied.size() * 4 >= cellCount())
-        std::fill(m_count.begin(), m_count.end(), 0u);
-    else
-        for (std::uint32_t c : m_occupied) m_count[c] = 0;
-
-    const AABB* boxes = m_proxies.boxes().data();
-    const std::uint8_t* live = m_proxies.liveFlags().data();
-    // Local copies: the stores into the arrays below could otherwise alias them (int/unsigned),
-    // forcing reloads in the inner loops.
-    const CellMapping mapping = m_mapping;
-    const AABB bounds = m_bounds;
-    const auto columns = static_cast<std::uint32_t>(m_columns);
-    std::uint32_t* count = m_count.data();
-    m_outliers.clear();
-    m_sizes.clear();
-    // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
-    if (m_visits.size() < m_order.size() + m_dirtyList.size())
-        m_visits.resize(m_order.size() + m_dirtyList.size());
-    Visit* visits = m_visits.data();
-    std::size_t visited = 0;
-    std::uint32_t sized = 0;
-    // Up to four cells become occupied per proxy on the fast path: room for that many per
-    // candidate, so the appends below need no capacity check (the slow path checks).
-    const std::size_t fastRoom = 4 * (m_order.size() + m_dirtyList.size()) + 4;
-    if (m_touched.size() < fastRoom) m_touched.resize(fastRoom);
-    std::uint32_t* touched = m_touched.data();
-    std::size_t occupied = 0;
-    // Inlined by hand: this body runs for every proxy every frame.
-    forEachInFilingOrder([&](std::uint32_t id) __attribute__((always_inline)) {
-        if (live[id] == 0) return;
-        const AABB& box = boxes[id];
-        m_sizes.addUncounted(box);
-        ++sized;
-        if (!contains(bounds, box)) {
-            m_outliers.push_back(id);
-            return;
-        }
-        const CellRange r = mapping.rangeOfInside(box);
-        const auto w = static_cast<std::uint32_t>(r.x1 - r.x0);
-        const auto h = static_cast<std::uint32_t>(r.y1 - r.y0);
-        const std::uint32_t first =
-            static_cast<std::uint32_t>(r.y0) * columns + static_cast<std::uint32_t>(r.x0);
-        visits[visited++] = {{box, id}, first, w, h};
-        std::uint32_t* cell = count + first;
-        if ((w | h) <= 1) {
-            // Up to 2 x 2 cells, the common case when cells exceed the median extent:
-            // branch-free (the arrays are padded so the zero additions stay in bounds). A cell
-            // is noted when its count leaves 0; the slot is overwritten when it does not.
-            const std::uint32_t wh = w & h;
-            touched[occupied] = first;
-            occupied += static_cast<std::size_t>(cell[0] == 0);
-            cell[0] += 1;
-            touched[occupied] = first + 1;
-            occupied += static_cast<std::size_t>((cell[1] == 0) & (w != 0));
-            cell[1] += w;
-            touched[occupied] = first + columns;
-            occupied += static_cast<std::size_t>((cell[columns] == 0) & (h != 0));
-            cell[columns] += h;
-            touched[occupied] = first + columns + 1;
-            occupied += static_cast<std::size_t>((cell[columns + 1] == 0) & (wh != 0));
-            cell[columns + 1] += wh;
-            return;
-        }
-        // The room left must still hold the fast path's four per candidate after this proxy's
-        // cells: checking for this proxy alone let a large proxy use up the room of the small
-        // ones filed after it, whose unchecked appends then ran past the end.
-        const std::size_t more = static_cast<std::size_t>(w + 1) * (h + 1);
-        if (occupied + more + fastRoom > m_touched.size()) {
-            m_touched.resize(2 * (occupied + more + fastRoom));
-            touched = m_touched.data();
-        }
-        for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {
-            for (std::uint32_t x = 0; x <= w; ++x) {
-                if (cell[x]++ == 0)
-                    touched[occupied++] = static_cast<std::uint32_t>(cell + x - count);
-            }
-        }
-    });
-    m_visitCount = visited;
-    m_sizes.addToTotal(sized);
-    return occupied;
-}
-
-void UniformGrid::assignOffsets(std::size_t touched) {
-    std::uint32_t* begin = m_begin.data();
-    const std::uint32_t* count = m_count.data();
-    const std::size_t cells = cellCount();
-    std::uint32_t running = 0;
-    if (touched * 4 >= cells) {
-        // Most cells occupied: one pass over the cell array, branch-free.
-        m_occupied.resize(cells);
-        std::uint32_t* occupied = m_occupied.data();
-        std::size_t k = 0;
-        for (std::uint32_t c = 0; c < cells; ++c) {
-            const std::uint32_t n = count[c];
-            begin[c] = running;
-            occupied[k] = c;
-            k += static_cast<std::size_t>(n != 0);
-            running += n;
-        }
-        m_occupied.resize(k);
-        return;
-    }
-    // Sparse: sort the cells that became occupied, then walk only those.
-    m_occupied.assign(m_touched.begin(), m_touched.begin() + static_cast<std::ptrdiff_t>(touched));
-    sortIndices(m_occupied, m_cellSortScratch, static_cast<std::uint32_t>(cells));
-    for (std::uint32_t c : m_occupied) {
-        begin[c] = running;
-        running += count[c];
-    }
-}
-
-void UniformGrid::file() {
-    if (m_orderPending) writeFilingOrder(m_order);
-    m_orderPending = false;
-    // Pass 1, count (and the size histogram); re-count once if the sizes drifted.
-    std::size_t touched = countCells();
-    const bool drifted = !m_fixedCellSize && m_sizes.drifted(m_sizeReference);
-    if (drifted) m_sizeReference = m_sizes.medianHalfExtent();
-    const bool grew = growToOutliers();
-    if (drifted || grew) {
-        configure(drifted ? autoCellSize(m_sizeReference, kAutoCellFactor) : m_mapping.size());
-        touched = countCells();
-    }
-    assignOffsets(touched);
-    std::size_t total = 0;
-    for (std::uint32_t c : m_occupied) total += m_count[c];
-
-    // Pass 2, scatter, in the same order, with m_begin as the cursors (restored below). Each
-    // entry is flagged with where its cell lies in its proxy's range: kLaterColumn, kLaterRow.
-    // Flag 0 marks the proxy's lower-left ("primary") entry: those, in cell order, are the next
-    // filing order.
-    const auto columns = static_cast<std::size_t>(m_columns);
-    m_entries.resize(total + 1);
-    m_flags.resize(total + 1);
-    CellEntry* entries = m_entries.data();
-    std::uint8_t* flags = m_flags.data();
-    std::uint32_t* begin = m_begin.data();
-    // Writes of the zero-width parts of the 2 x 2 fast path go to a sink entry past the end
-    // (the cursor they read may be a stale one of an unoccupied cell; it is not used).
-    const auto sink = static_cast<std::uint32_t>(total);
-    for (std::size_t k = 0; k < m_visitCount; ++k) {
-        const Visit& v = m_visits[k];
-        std::uint32_t* cell = begin + v.cell;
-        const std::uint32_t w = v.width;
-        const std::uint32_t h = v.height;
-        if ((w | h) <= 1) {
-            const std::uint32_t wh = w & h;
-            flags[cell[0]] = 0;
-            entries[cell[0]++] = v.entry;
-            const std::uint32_t right = w != 0 ? cell[1] : sink;
-            flags[right] = kLaterColumn;
-            entries[right] = v.entry;
-            cell[1] += w;
-            const std::uint32_t up = h != 0 ? cell[columns] : sink;
-            flags[up] = kLaterRow;
-            entries[up] = v.entry;
-            cell[columns] += h;
-            const std::uint32_t diagonal = wh != 0 ? cell[columns + 1] : sink;
-            flags[diagonal] = kLaterColumn | kLaterRow;
-            entries[diagonal] = v.entry;
-            cell[columns + 1] += wh;
-            continue;
-        }
-        for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {
-            for (std::uint32_t x = 0; x <= w; ++x) {
-                flags[cell[x]] = static_cast<std::uint8_t>((x != 0 ? kLaterColumn : 0) |
-                                                           (y != 0 ? kLaterRow : 0));
-                entries[cell[x]++] = v.entry;
-            }
-        }
-    }
-    m_flags.pop_back();
-    m_entries.pop_back(); // the sink
-    for (std::uint32_t c : m_occupied) begin[c] -= m_count[c];
-
-    const auto& live = m_proxies.liveFlags();
-    for (std::uint32_t id : m_dirtyList) {
-        m_dirty[id] = 0;
-        m_inOrder[id] = live[id];
-    }
-    m_dirtyList.clear();
-}
-
-void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
-    // One slot of room: each entry is written, and kept only when primary.
-    out.resize(m_visitCount + m_outliers.size() + 1);
-    std::uint32_t* order = out.data();
-    for (std::uint32_t c : m_occupied) {
-        const std::uint32_t begin = m_begin[c];
-        const std::uint32_t end = begin + m_count[c];
-        for (std::uint32_t i = begin; i < end; ++i) {
-            *order = m_entries[i].id;
-            order += m_flags[i] == 0 ? 1 : 0;
-        }
-    }
-    order = std::copy(m_outliers.begin(), m_outliers.end(), order);
-    out.resize(static_cast<std::size_t>(order - out.data()));
-}
-
-void UniformGrid::update() {
-    if (m_dirtyList.empty()) return;
-    file();
-    // The next filing visits the proxies in this one's order: findPairs rebuilds it on its way,
-    // else the next file() does first.
-    m_orderPending = true;
+    m_removed.push_back(toIndex(proxy));
 }
 
 // Every pair of the cell is tested; it is kept when the lower-left corner of the intersection
@@ -509,9 +296,9 @@ void UniformGrid::validate() const {
     const std::uint32_t capacity = m_proxies.capacity();
     R2D_CHECK(m_dirty.size() >= capacity, "dirty flags shorter than the proxies");
     std::size_t dirtyCount = 0;
-    for (std::uint32_t id = 0; id < m_dirty.size(); ++id) dirtyCount += m_dirty[id] != 0;
+    for (std::uint32_t id = 0; id < m_dirty.size(); ++id) dirtyCount += isDirty(id) ? 1 : 0;
     R2D_CHECK(dirtyCount == m_dirtyList.size(), "dirty list does not match the dirty flags");
-    for (std::uint32_t id : m_dirtyList) R2D_CHECK(m_dirty[id] != 0, "dirty list holds a clean id");
+    for (std::uint32_t id : m_dirtyList) R2D_CHECK(isDirty(id), "dirty list holds a clean id");
     // The filing order (m_order, or the one the next file() writes first) holds each proxy live
     // at the last filing once.
     std::vector<std::uint32_t> pendingOrder;
@@ -524,7 +311,7 @@ void UniformGrid::validate() const {
     }
     for (std::uint32_t id = 0; id < capacity; ++id) {
         R2D_CHECK((ordered[id] != 0) == (m_inOrder[id] != 0), "grid filing order flags are stale");
-        if (m_proxies.isLive(ProxyId{id}) && m_dirty[id] == 0)
+        if (m_proxies.isLive(ProxyId{id}) && !isDirty(id))
             R2D_CHECK(ordered[id] != 0, "clean live proxy missing from the filing order");
     }
 

@@ -7,11 +7,12 @@
 // per move. Here `move` only stores the box (sequential) and marks the proxy dirty, and
 // findPairs files all proxies at once into one contiguous array sorted by cell:
 //
-//   count:   for each live proxy inside the bounds, ++count[cell] for every cell its box overlaps,
-//            noting each cell that becomes occupied
-//   offsets: begin[cell] = sum of the counts of the occupied cells before it, walking either the
-//            whole cell array or, when few cells are occupied, only the sorted occupied ones, so
-//            a large sparse grid costs no more per frame than a small full one
+//   count:   for each live proxy inside the bounds, ++count[cell] for every cell its box overlaps;
+//            in a sparse world also noting each cell that becomes occupied
+//   offsets: begin[cell] = sum of the counts of the occupied cells before it, walking the span
+//            of cells the proxies cover when it holds few cells per proxy (as in a world that
+//            fills the bounds), else only the sorted noted cells, so a large sparse grid costs
+//            no more per frame than a small full one
 //   scatter: entries[begin[cell]++] = {box, id}          (entries of a cell are contiguous)
 //   pairs:   for each occupied cell with >= 2 entries, test its pairs; keep those whose
 //            intersection's lower-left corner lies in this cell (each pair once, no set)
@@ -70,6 +71,10 @@ public:
     /// then sit in one or two cells, and the extra pairs a larger cell holds are tested
     /// branch-free, which costs less than filing more entries.
     static constexpr float kAutoCellFactor = 8.0f;
+    /// The size histogram is refilled at every this many filings (or when the proxy count has
+    /// changed by more than an eighth since): sizes drift slowly, and filling it cost about a
+    /// seventh of a filing.
+    static constexpr std::uint32_t kSizeSampleInterval = 8;
 
 private:
     /// Lays out cells of at least `cellSize` (grown to fit maxGridCells); entries become stale
@@ -78,9 +83,14 @@ private:
     /// Widens m_bounds to every proxy when too many lie outside it (file() then reconfigures);
     /// true if it did.
     bool growToOutliers();
-    /// Pass 1 of file(): counts per cell, outlier list, visits, size histogram. Returns how
-    /// many cells of m_touched became occupied.
-    std::size_t countCells();
+    /// countCells' answer when it did not note the cells that became occupied: they lie in
+    /// [m_walkBegin, m_walkEnd) then.
+    static constexpr std::size_t kNotNoted = ~std::size_t{0};
+    /// Pass 1 of file(): counts per cell, outlier list, visits and, when `sampleSizes`, the size
+    /// histogram. Returns how many cells of m_touched became occupied, or kNotNoted.
+    std::size_t countCells(bool sampleSizes);
+    template <bool kTrackOccupied, bool kSampleSizes>
+    std::size_t countCellsWith();
     /// Pass 2 of file(): m_occupied and m_begin from the counts.
     void assignOffsets(std::size_t touched);
     /// Writes the pairs of the entries of cell `cell` (owned by it) at `write`, advancing it;
@@ -91,10 +101,15 @@ private:
     /// The filing order of the last file(): its primary entries in cell order, then the outliers.
     void writeFilingOrder(std::vector<std::uint32_t>& out) const;
     void markDirty(std::uint32_t id) {
-        if (m_dirty[id] != 0) return;
-        m_dirty[id] = 1;
-        m_dirtyList.push_back(id);
+        if (isDirty(id)) return;
+        m_dirty[id] = m_dirtyMark;
+        // The growth out of line: inlined, its register needs made every move save and restore
+        // six registers (move runs for every proxy every frame).
+        if (m_dirtyList.size() == m_dirtyList.capacity()) [[unlikely]]
+            return appendDirtyGrowing(id);
+        m_dirtyList.emplace_back(id);
     }
+    [[gnu::noinline]] void appendDirtyGrowing(std::uint32_t id);
     /// Calls f(id) for each proxy that may be live: m_order, then new ids of the dirty list.
     template <class F>
     void forEachInFilingOrder(F&& f) const;
@@ -105,8 +120,11 @@ private:
     /// Calls f(id) for each live proxy not in the cells: filed outliers, then dirty proxies.
     template <class F>
     void forEachUnfiled(F&& f) const;
+    [[nodiscard]] bool isDirty(std::uint32_t id) const noexcept {
+        return m_dirty[id] == m_dirtyMark;
+    }
     [[nodiscard]] bool isCurrent(std::uint32_t id) const noexcept {
-        return m_proxies.isLive(ProxyId{id}) && m_dirty[id] == 0;
+        return m_proxies.isLive(ProxyId{id}) && !isDirty(id);
     }
     [[nodiscard]] std::size_t cellIndex(std::int32_t x, std::int32_t y) const noexcept {
         return static_cast<std::size_t>(y) * static_cast<std::size_t>(m_columns) +
@@ -125,7 +143,9 @@ private:
     bool m_fixedCellSize;
     float m_sizeReference = 0.0f; ///< median half extent the automatic cell size came from
 
-    CellSizeTracker m_sizes; ///< the boxes of the last filing (move stays a plain store)
+    CellSizeTracker m_sizes;          ///< the boxes of the last sampled filing (move stays a store)
+    std::uint32_t m_filings = 0;      ///< filings since the last size sample
+    std::size_t m_sampledProxies = 0; ///< live proxies at the last size sample
     CellMapping m_mapping;
     std::int32_t m_columns = 0;
     std::int32_t m_rows = 0;
@@ -138,6 +158,8 @@ private:
     std::vector<std::uint32_t> m_count;
     std::vector<std::uint32_t> m_occupied; ///< the cells with entries, ascending
     std::vector<std::uint32_t> m_touched;  ///< file() scratch: cells as they become occupied
+    std::uint32_t m_walkBegin = 0;         ///< file() scratch: see kNotNoted
+    std::uint32_t m_walkEnd = 0;
     std::vector<std::uint32_t> m_cellSortScratch;
     std::vector<CellEntry> m_entries;
     /// Per entry: kLaterColumn / kLaterRow when its cell is not in the first column / row of its
@@ -160,12 +182,16 @@ private:
     std::vector<std::uint32_t> m_outliers;     ///< live, clean proxies not inside the bounds
     std::vector<std::uint32_t> m_outlierSweep; ///< findPairs scratch: outliers by lower x
     // Every proxy live at the last file(), in the order of its lower-left cell then; a proxy
-    // inserted since is not in it (m_inOrder[id] == 0) and is visited from the dirty list.
+    // inserted since is not in it (m_inOrder[id] == 0) and is visited from m_inserted.
     std::vector<std::uint32_t> m_order;
     std::vector<std::uint8_t> m_inOrder;
-    // Proxies changed since the last file().
-    std::vector<std::uint8_t> m_dirty;
+    // Proxies changed since the last file(): those whose m_dirty is the current mark, so that a
+    // filing cleans them all by changing the mark, not by a store per proxy.
+    std::vector<std::uint32_t> m_dirty;
+    std::uint32_t m_dirtyMark = 1;
     std::vector<std::uint32_t> m_dirtyList;
+    std::vector<std::uint32_t> m_inserted; ///< ids inserted outside the filing order since
+    std::vector<std::uint32_t> m_removed;  ///< ids removed since the last file()
 
     std::vector<ProxyPair> m_candidates; ///< findPairs scratch: room for every cell's pairs
     std::size_t m_ordered = 0;           ///< findPairs: ids written to m_order so far

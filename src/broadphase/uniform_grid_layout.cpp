@@ -77,7 +77,9 @@ BroadPhaseStats UniformGrid::stats() const {
                     m_visits.capacity() * sizeof(Visit) + m_flags.capacity() +
                     m_candidates.capacity() * sizeof(ProxyPair) +
                     m_entries.capacity() * sizeof(CellEntry) +
-                    m_outliers.capacity() * sizeof(std::uint32_t) + m_dirty.capacity() +
+                    (m_outliers.capacity() + m_dirty.capacity() + m_inserted.capacity() +
+                     m_removed.capacity()) *
+                        sizeof(std::uint32_t) +
                     m_dirtyList.capacity() * sizeof(std::uint32_t) + pairScratchBytes();
     s.cellSize = m_mapping.size();
     s.levels = 1;

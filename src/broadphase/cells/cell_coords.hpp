@@ -80,6 +80,8 @@ public:
                       {-kCellCoordLimit, -kCellCoordLimit, kCellCoordLimit, kCellCoordLimit}) {}
 
     [[nodiscard]] float size() const noexcept { return m_size; }
+    /// 1 / size(), the factor every mapping multiplies by.
+    [[nodiscard]] float inverse() const noexcept { return m_inverse; }
     [[nodiscard]] Vec2 origin() const noexcept { return m_origin; }
     [[nodiscard]] const CellRange& clampRange() const noexcept { return m_clamp; }
 

@@ -1,0 +1,354 @@
+// The grid's filing: the counting sort of every live proxy into the cells (uniform_grid.hpp's
+// header comment), in the order of the last filing.
+
+#include <algorithm>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+#include "broadphase/pair_sort.hpp"
+#include "broadphase/uniform_grid.hpp"
+
+namespace rigid2d::detail {
+
+namespace {
+
+#if defined(__SSE2__)
+// The count pass's `contains(bounds, box)` and `rangeOfInside(box)` in the four lanes of one
+// register (lower x, lower y, upper x, upper y): the same float operations lane by lane, so
+// the same answers, in about a third of the instructions (it runs for every proxy every frame).
+class InsideRange {
+public:
+    InsideRange(const CellMapping& mapping, const AABB& bounds) noexcept
+        : m_bound(_mm_setr_ps(bounds.lower.x, bounds.lower.y, -bounds.upper.x, -bounds.upper.y)),
+          m_origin(_mm_setr_ps(mapping.origin().x, mapping.origin().y, mapping.origin().x,
+                               mapping.origin().y)),
+          m_inverse(_mm_set1_ps(mapping.inverse())),
+          m_clamp(_mm_setr_ps(static_cast<float>(mapping.clampRange().x1),
+                              static_cast<float>(mapping.clampRange().y1),
+                              static_cast<float>(mapping.clampRange().x1),
+                              static_cast<float>(mapping.clampRange().y1))) {}
+
+    /// False when the box is not inside the bounds; else sets `range` to rangeOfInside(box).
+    bool operator()(const AABB& box, CellRange& range) const noexcept {
+        static_assert(sizeof(AABB) == 4 * sizeof(float));
+        const __m128 b = _mm_loadu_ps(&box.lower.x);
+        // lower >= bounds.lower and -upper >= -bounds.upper, exactly contains()'s comparisons.
+        const __m128 signs = _mm_setr_ps(1.0f, 1.0f, -1.0f, -1.0f);
+        if (_mm_movemask_ps(_mm_cmpge_ps(_mm_mul_ps(b, signs), m_bound)) != 0xF) return false;
+        // minps(scaled, hi) is std::min(scaled, hi) for the non-NaN values found inside.
+        const __m128 scaled = _mm_mul_ps(_mm_sub_ps(b, m_origin), m_inverse);
+        alignas(16) std::int32_t cells[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(cells),
+                        _mm_cvttps_epi32(_mm_min_ps(scaled, m_clamp)));
+        range = {cells[0], cells[1], cells[2], cells[3]};
+        return true;
+    }
+
+private:
+    __m128 m_bound, m_origin, m_inverse, m_clamp;
+};
+#endif
+
+} // namespace
+
+template <class F>
+void UniformGrid::forEachInFilingOrder(F&& f) const {
+    // The filing order is spatial, the box array is by id: prefetch the boxes a few proxies ahead
+    // so that their cache misses overlap instead of stalling one after the other.
+    constexpr std::size_t kAhead = 16;
+    const AABB* boxes = m_proxies.boxes().data();
+    const std::uint32_t* order = m_order.data();
+    const std::size_t n = m_order.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i + kAhead < n) __builtin_prefetch(&boxes[order[i + kAhead]]);
+        f(order[i]);
+    }
+    for (std::uint32_t id : m_inserted) f(id);
+}
+
+std::size_t UniformGrid::countCells(bool sampleSizes) {
+    // Clear the counts of the last filing: every nonzero one lies in m_occupied, which is
+    // sorted, so one fill over its span unless that span is mostly empty cells.
+    const std::size_t cells = cellCount();
+    std::size_t span = 0;
+    if (!m_occupied.empty()) {
+        span = std::size_t{m_occupied.back()} + 1 - m_occupied.front();
+        if (span <= 4 * m_occupied.size())
+            std::fill_n(m_count.begin() + m_occupied.front(), span, 0u);
+        else
+            for (std::uint32_t c : m_occupied) m_count[c] = 0;
+    }
+    // Noting the cells as they become occupied costs about a third of the counting and then a
+    // sort of the noted cells, some 60 instructions a proxy; walking the span of the occupied
+    // cells costs about 5 a cell. So walk where the last filing's span held few cells per
+    // proxy (or most cells), note otherwise (a sparse world, or no filing yet). Either way the
+    // filing is the same.
+    if (!m_occupied.empty() && (span <= 8 * m_proxies.size() || 4 * m_occupied.size() >= cells))
+        return sampleSizes ? countCellsWith<false, true>() : countCellsWith<false, false>();
+    return sampleSizes ? countCellsWith<true, true>() : countCellsWith<true, false>();
+}
+
+template <bool kTrackOccupied, bool kSampleSizes>
+std::size_t UniformGrid::countCellsWith() {
+    const AABB* boxes = m_proxies.boxes().data();
+    const std::uint8_t* live = m_proxies.liveFlags().data();
+    // Local copies: the stores into the arrays below could otherwise alias them (int/unsigned),
+    // forcing reloads in the inner loops.
+    const CellMapping mapping = m_mapping;
+    const AABB bounds = m_bounds;
+    const auto columns = static_cast<std::uint32_t>(m_columns);
+    std::uint32_t* count = m_count.data();
+    m_outliers.clear();
+    if constexpr (kSampleSizes) m_sizes.clear();
+    // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
+    if (m_visits.size() < m_order.size() + m_dirtyList.size())
+        m_visits.resize(m_order.size() + m_dirtyList.size());
+    Visit* visits = m_visits.data();
+    std::size_t visited = 0;
+    [[maybe_unused]] std::uint32_t sized = 0;
+    // Up to four cells become occupied per proxy on the fast path: room for that many per
+    // candidate, so the appends below need no capacity check (the slow path checks).
+    const std::size_t fastRoom = kTrackOccupied ? 4 * (m_order.size() + m_dirtyList.size()) + 4 : 0;
+    if (m_touched.size() < fastRoom) m_touched.resize(fastRoom);
+    std::uint32_t* touched = m_touched.data();
+    std::size_t occupied = 0;
+    // Without noting: the lowest first cell, and the highest first cell (last, for a range wider
+    // than 2 x 2): every cell counted lies in [lowest, highest + columns + 2).
+    auto lowest = static_cast<std::uint32_t>(cellCount());
+    std::uint32_t highest = 0;
+#if defined(__SSE2__)
+    const InsideRange inside(mapping, bounds);
+#endif
+    // Inlined by hand: this body runs for every proxy every frame.
+    forEachInFilingOrder([&](std::uint32_t id) __attribute__((always_inline)) {
+        if (live[id] == 0) return;
+        const AABB& box = boxes[id];
+        if constexpr (kSampleSizes) {
+            m_sizes.addUncounted(box);
+            ++sized;
+        }
+#if defined(__SSE2__)
+        CellRange r;
+        if (!inside(box, r)) {
+            m_outliers.push_back(id);
+            return;
+        }
+#else
+        if (!contains(bounds, box)) {
+            m_outliers.push_back(id);
+            return;
+        }
+        const CellRange r = mapping.rangeOfInside(box);
+#endif
+        const auto w = static_cast<std::uint32_t>(r.x1 - r.x0);
+        const auto h = static_cast<std::uint32_t>(r.y1 - r.y0);
+        const std::uint32_t first =
+            static_cast<std::uint32_t>(r.y0) * columns + static_cast<std::uint32_t>(r.x0);
+        // Field by field: the aggregate was built on the stack and copied (18 instructions).
+        Visit& visit = visits[visited++];
+        visit.entry.box = box;
+        visit.entry.id = id;
+        visit.cell = first;
+        visit.width = w;
+        visit.height = h;
+        std::uint32_t* cell = count + first;
+        if constexpr (!kTrackOccupied) {
+            lowest = std::min(lowest, first);
+            highest = std::max(highest, first);
+            if ((w | h) <= 1) { // as below, branch-free, without noting cells
+                cell[0] += 1;
+                cell[1] += w;
+                cell[columns] += h;
+                cell[columns + 1] += w & h;
+                return;
+            }
+            highest = std::max(highest, first + h * columns + w);
+            for (std::uint32_t y = 0; y <= h; ++y, cell += columns)
+                for (std::uint32_t x = 0; x <= w; ++x) ++cell[x];
+            return;
+        }
+        if ((w | h) <= 1) {
+            // Up to 2 x 2 cells, the common case when cells exceed the median extent:
+            // branch-free (the arrays are padded so the zero additions stay in bounds). A cell
+            // is noted when its count leaves 0; the slot is overwritten when it does not.
+            const std::uint32_t wh = w & h;
+            touched[occupied] = first;
+            occupied += static_cast<std::size_t>(cell[0] == 0);
+            cell[0] += 1;
+            touched[occupied] = first + 1;
+            occupied += static_cast<std::size_t>((cell[1] == 0) & (w != 0));
+            cell[1] += w;
+            touched[occupied] = first + columns;
+            occupied += static_cast<std::size_t>((cell[columns] == 0) & (h != 0));
+            cell[columns] += h;
+            touched[occupied] = first + columns + 1;
+            occupied += static_cast<std::size_t>((cell[columns + 1] == 0) & (wh != 0));
+            cell[columns + 1] += wh;
+            return;
+        }
+        // The room left must still hold the fast path's four per candidate after this proxy's
+        // cells: checking for this proxy alone let a large proxy use up the room of the small
+        // ones filed after it, whose unchecked appends then ran past the end.
+        const std::size_t more = static_cast<std::size_t>(w + 1) * (h + 1);
+        if (occupied + more + fastRoom > m_touched.size()) {
+            m_touched.resize(2 * (occupied + more + fastRoom));
+            touched = m_touched.data();
+        }
+        for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {
+            for (std::uint32_t x = 0; x <= w; ++x) {
+                if (cell[x]++ == 0)
+                    touched[occupied++] = static_cast<std::uint32_t>(cell + x - count);
+            }
+        }
+    });
+    m_visitCount = visited;
+    if constexpr (kSampleSizes) m_sizes.addToTotal(sized);
+    if constexpr (kTrackOccupied) return occupied;
+    // A 2 x 2 range reaches one column and one row past its first cell.
+    m_walkBegin = lowest;
+    m_walkEnd =
+        std::max(lowest, std::min(highest + columns + 2, static_cast<std::uint32_t>(cellCount())));
+    return kNotNoted;
+}
+
+void UniformGrid::assignOffsets(std::size_t touched) {
+    std::uint32_t* begin = m_begin.data();
+    const std::uint32_t* count = m_count.data();
+    const std::size_t cells = cellCount();
+    std::uint32_t running = 0;
+    if (touched == kNotNoted || touched * 4 >= cells) {
+        // Cells not noted, or most cells occupied: one pass over the span of cells that may be
+        // occupied, branch-free.
+        const std::size_t walkBegin = touched == kNotNoted ? m_walkBegin : 0;
+        const std::size_t walkEnd = touched == kNotNoted ? m_walkEnd : cells;
+        m_occupied.resize(walkEnd - walkBegin);
+        std::uint32_t* occupied = m_occupied.data();
+        std::size_t k = 0;
+        for (auto c = static_cast<std::uint32_t>(walkBegin); c < walkEnd; ++c) {
+            const std::uint32_t n = count[c];
+            begin[c] = running;
+            occupied[k] = c;
+            k += static_cast<std::size_t>(n != 0);
+            running += n;
+        }
+        m_occupied.resize(k);
+        return;
+    }
+    // Sparse: sort the cells that became occupied, then walk only those.
+    m_occupied.assign(m_touched.begin(), m_touched.begin() + static_cast<std::ptrdiff_t>(touched));
+    sortIndices(m_occupied, m_cellSortScratch, static_cast<std::uint32_t>(cells));
+    for (std::uint32_t c : m_occupied) {
+        begin[c] = running;
+        running += count[c];
+    }
+}
+
+void UniformGrid::file() {
+    if (m_orderPending) writeFilingOrder(m_order);
+    m_orderPending = false;
+    // Pass 1, count (and now and then the size histogram); re-count once if the sizes drifted.
+    const std::size_t proxies = m_proxies.size();
+    const bool sampleSizes = !m_fixedCellSize && (m_filings % kSizeSampleInterval == 0 ||
+                                                  8 * proxies > 9 * m_sampledProxies ||
+                                                  9 * proxies < 8 * m_sampledProxies);
+    m_filings = sampleSizes ? 1 : m_filings + 1;
+    if (sampleSizes) m_sampledProxies = proxies;
+    std::size_t touched = countCells(sampleSizes);
+    const bool drifted = sampleSizes && m_sizes.drifted(m_sizeReference);
+    if (drifted) m_sizeReference = m_sizes.medianHalfExtent();
+    const bool grew = growToOutliers();
+    if (drifted || grew) {
+        configure(drifted ? autoCellSize(m_sizeReference, kAutoCellFactor) : m_mapping.size());
+        touched = countCells(false);
+    }
+    assignOffsets(touched);
+    std::size_t total = 0;
+    for (std::uint32_t c : m_occupied) total += m_count[c];
+
+    // Pass 2, scatter, in the same order, with m_begin as the cursors (restored below). Each
+    // entry is flagged with where its cell lies in its proxy's range: kLaterColumn, kLaterRow.
+    // Flag 0 marks the proxy's lower-left ("primary") entry: those, in cell order, are the next
+    // filing order.
+    const auto columns = static_cast<std::size_t>(m_columns);
+    m_entries.resize(total + 1);
+    m_flags.resize(total + 1);
+    CellEntry* entries = m_entries.data();
+    std::uint8_t* flags = m_flags.data();
+    std::uint32_t* begin = m_begin.data();
+    // Writes of the zero-width parts of the 2 x 2 fast path go to a sink entry past the end
+    // (the cursor they read may be a stale one of an unoccupied cell; it is not used).
+    const auto sink = static_cast<std::uint32_t>(total);
+    for (std::size_t k = 0; k < m_visitCount; ++k) {
+        const Visit& v = m_visits[k];
+        std::uint32_t* cell = begin + v.cell;
+        const std::uint32_t w = v.width;
+        const std::uint32_t h = v.height;
+        if ((w | h) <= 1) {
+            const std::uint32_t wh = w & h;
+            flags[cell[0]] = 0;
+            entries[cell[0]++] = v.entry;
+            const std::uint32_t right = w != 0 ? cell[1] : sink;
+            flags[right] = kLaterColumn;
+            entries[right] = v.entry;
+            cell[1] += w;
+            const std::uint32_t up = h != 0 ? cell[columns] : sink;
+            flags[up] = kLaterRow;
+            entries[up] = v.entry;
+            cell[columns] += h;
+            const std::uint32_t diagonal = wh != 0 ? cell[columns + 1] : sink;
+            flags[diagonal] = kLaterColumn | kLaterRow;
+            entries[diagonal] = v.entry;
+            cell[columns + 1] += wh;
+            continue;
+        }
+        for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {
+            for (std::uint32_t x = 0; x <= w; ++x) {
+                flags[cell[x]] = static_cast<std::uint8_t>((x != 0 ? kLaterColumn : 0) |
+                                                           (y != 0 ? kLaterRow : 0));
+                entries[cell[x]++] = v.entry;
+            }
+        }
+    }
+    m_flags.pop_back();
+    m_entries.pop_back(); // the sink
+    for (std::uint32_t c : m_occupied) begin[c] -= m_count[c];
+
+    // Only insertions and removals change who is in the filing order; every mark goes at once.
+    const auto& live = m_proxies.liveFlags();
+    for (std::uint32_t id : m_inserted) m_inOrder[id] = live[id];
+    for (std::uint32_t id : m_removed) m_inOrder[id] = live[id];
+    m_inserted.clear();
+    m_removed.clear();
+    m_dirtyList.clear();
+    if (++m_dirtyMark == 0) { // after 2^32 filings: marks of old filings could match again
+        std::fill(m_dirty.begin(), m_dirty.end(), 0u);
+        m_dirtyMark = 1;
+    }
+}
+
+void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
+    // One slot of room: each entry is written, and kept only when primary.
+    out.resize(m_visitCount + m_outliers.size() + 1);
+    std::uint32_t* order = out.data();
+    for (std::uint32_t c : m_occupied) {
+        const std::uint32_t begin = m_begin[c];
+        const std::uint32_t end = begin + m_count[c];
+        for (std::uint32_t i = begin; i < end; ++i) {
+            *order = m_entries[i].id;
+            order += m_flags[i] == 0 ? 1 : 0;
+        }
+    }
+    order = std::copy(m_outliers.begin(), m_outliers.end(), order);
+    out.resize(static_cast<std::size_t>(order - out.data()));
+}
+
+void UniformGrid::update() {
+    if (m_dirtyList.empty()) return;
+    file();
+    // The next filing visits the proxies in this one's order: findPairs rebuilds it on its way,
+    // else the next file() does first.
+    m_orderPending = true;
+}
+
+} // namespace rigid2d::detail
