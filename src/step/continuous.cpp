@@ -20,8 +20,8 @@
 //
 //   for each dynamic body with a contact point on a static segment or chain link, or that moved
 //   farther than speculativeDistance:
-//       for each of its contacts with one: if the shape's centre crossed the segment, move the
-//       body back to just short of its line
+//       for each static segment or link a shape's centre path crossed: move the body back to
+//       just short of the earliest such line
 //   for each awake dynamic body that moved, a bullet or with a path outside its fat box:
 //       t = 1
 //       for each non-sensor shape: for each static shape in query(swept box):
@@ -201,12 +201,12 @@ float centreCrossing(Vec2 start, Vec2 translation, Vec2 p1, Vec2 p2, Vec2 n, boo
 // next contact: a body squeezed against a thin wall by a pile (v3_spinner's blade drives 6,000
 // bodies into its ring) would leave through it, too slowly for the sweep below (which needs a step
 // longer than the body's smallest extent), or already touching it, where the sweep is left to the
-// contact. Every wall the body has a contact with is checked, not only the one it touches (the
-// centre may pass the next link of the ring, whose contact had no point within the margin), and
-// so is a body that touched none but moved farther than the margin: pushed by the pile, it may
-// cross a wall that was out of reach at the start of the step.
-// Bodies go in solver order, their contacts in list order; the body's translation of the step is
-// shortened alike, so the sweep starts from the same place.
+// contact. Every wall a shape's centre path crosses is found in the static-shape index, not only
+// the one the body touches (the centre may pass the next link of the ring, whose contact had no
+// point within the margin), and so are those of a body that touched none but moved farther than
+// the margin: pushed by the pile, it may cross a wall that was out of reach at the start of the
+// step. The body goes back to the earliest crossing; its translation of the step is shortened
+// alike, so the sweep starts from the same place.
 void stopCentresAtThinWalls(WorldState& state) {
     std::vector<std::uint8_t>& touching = state.continuousStage.touchesWall;
     touching.assign(state.awakeBodies.size() + 1, 0);
@@ -225,31 +225,40 @@ void stopCentresAtThinWalls(WorldState& state) {
     // speculativeDistance: unless it moved farther than that, its centre stayed in front.
     const float reach = state.def.speculativeDistance;
     for (std::size_t slot = 1; slot < touching.size(); ++slot) {
-        const std::uint32_t index = state.awakeBodies[slot - 1];
-        Body& body = state.bodies[index];
+        Body& body = state.bodies[state.awakeBodies[slot - 1]];
         Vec2& translation = state.solverBodies[slot].dp;
-        if (body.type != BodyType::Dynamic) continue;
+        if (body.type != BodyType::Dynamic || (translation.x == 0.0f && translation.y == 0.0f))
+            continue;
         if (touching[slot] == 0 && !(dot(translation, translation) > reach * reach)) continue;
-        state.forEachContactOf(index, [&](std::uint32_t c, std::uint32_t) {
-            const Contact& contact = state.contacts[c];
-            if (contact.sensor || (translation.x == 0.0f && translation.y == 0.0f)) return;
-            const bool wallIsA = isThinStaticWall(contact.shapeA);
-            if (!wallIsA && !isThinStaticWall(contact.shapeB)) return;
-            const Shape& wallShape = state.shapes[wallIsA ? contact.shapeA : contact.shapeB];
-            const Shape& moving = state.shapes[wallIsA ? contact.shapeB : contact.shapeA];
-            const Body& wallBody = state.bodies[wallShape.body];
-            const Vec2 start = shapeCentre(moving, body) - translation;
-            const Transform wallXf = transformOf(wallShape, wallBody);
-            const float f = centreCrossing(
-                start, translation, transformPoint(wallXf, wallShape.polygon.vertices[0]),
-                transformPoint(wallXf, wallShape.polygon.vertices[1]),
-                rotate(wallXf.q, wallShape.polygon.normals[0]),
-                wallShape.type == ShapeType::ChainSegment, state.def.linearSlop);
-            if (f >= 1.0f) return;
-            body.center -= (1.0f - f) * translation;
-            body.position = body.center - rotate(body.rot, body.localCenter);
-            translation *= f;
-        });
+        // The earliest crossing of any shape's centre path, each against the translation as the
+        // solver left it, so the order the walls come in does not matter.
+        float earliest = 1.0f;
+        for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
+            const Shape& moving = state.shapes[s];
+            if (moving.isSensor) continue;
+            const Vec2 end = shapeCentre(moving, body);
+            const Vec2 start = end - translation;
+            const AABB path{{std::min(start.x, end.x), std::min(start.y, end.y)},
+                            {std::max(start.x, end.x), std::max(start.y, end.y)}};
+            state.staticShapes.query(path, [&](ProxyId proxy) {
+                const auto wall = static_cast<std::uint32_t>(state.staticShapes.userData(proxy));
+                const Shape& wallShape = state.shapes[wall];
+                if (!hasNoArea(wallShape.type) || !state.shouldCollide(s, wall)) return true;
+                const Transform wallXf = transformOf(wallShape, state.bodies[wallShape.body]);
+                earliest = std::min(
+                    earliest, centreCrossing(start, translation,
+                                             transformPoint(wallXf, wallShape.polygon.vertices[0]),
+                                             transformPoint(wallXf, wallShape.polygon.vertices[1]),
+                                             rotate(wallXf.q, wallShape.polygon.normals[0]),
+                                             wallShape.type == ShapeType::ChainSegment,
+                                             state.def.linearSlop));
+                return true;
+            });
+        }
+        if (earliest >= 1.0f) continue;
+        body.center -= (1.0f - earliest) * translation;
+        body.position = body.center - rotate(body.rot, body.localCenter);
+        translation *= earliest;
     }
 }
 } // namespace
