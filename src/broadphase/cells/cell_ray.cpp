@@ -32,8 +32,8 @@ std::int64_t rayCellEstimate(const CellMapping& mapping, const RaySpan& ray) {
     const std::int64_t h = all.height();
     // Along the major axis about (2 pads + 1 cell + slope) minor cells per step.
     // Written so that an infinite or NaN ratio (a ray whose end overflows) also gives the cap.
-    const float ratio = 2.0f * ray.pad / mapping.size();
-    const float padRatio = ratio < 1e9f ? ratio : 1e9f;
+    const double ratio = 2.0 * double{ray.pad} / double{mapping.size()}; // a float pad may be huge
+    const double padRatio = ratio < 1e9 ? ratio : 1e9;
     const std::int64_t padCells = static_cast<std::int64_t>(padRatio) + 2;
     return std::min(w * h, std::max(w, h) * (padCells + 1) + std::min(w, h));
 }

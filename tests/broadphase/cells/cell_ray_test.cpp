@@ -26,4 +26,7 @@ TEST_CASE("cell ray: a ray near the float's reach over big cells has finite boun
     CHECK(span.bounds.lower.x == -FLT_MAX);
     CHECK(span.bounds.upper.y == FLT_MAX);
     CHECK(span.bounds.upper.x >= -2e38f + 1e38f);
+    // Its cell estimate is capped, not an overflow.
+    const detail::CellMapping cells(1e38f);
+    CHECK(detail::rayCellEstimate(cells, detail::raySpan({0, 0}, {1, 1}, 1.0f, FLT_MAX)) > 0);
 }
