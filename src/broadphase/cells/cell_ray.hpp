@@ -5,6 +5,7 @@
 // proxies instead.
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 
@@ -60,8 +61,13 @@ void forEachRayCell(const CellMapping& mapping, const RaySpan& ray, F&& f) {
             const float tB = fraction(double{slabHi} + double{ray.pad});
             const float a = om + tA * d[minor];
             const float b = om + tB * d[minor];
-            lo = std::max(lo, mapping.cellOn(minor, std::min(a, b) - ray.pad));
-            hi = std::min(hi, mapping.cellOn(minor, std::max(a, b) + ray.pad));
+            // The pad may be near the float's largest value (a huge cell): widened in double.
+            const auto widened = [&](float v, double by) {
+                return static_cast<float>(
+                    std::clamp(double{v} + by, -double{FLT_MAX}, double{FLT_MAX}));
+            };
+            lo = std::max(lo, mapping.cellOn(minor, widened(std::min(a, b), -double{ray.pad})));
+            hi = std::min(hi, mapping.cellOn(minor, widened(std::max(a, b), double{ray.pad})));
         }
         for (std::int32_t n = lo; n <= hi; ++n) {
             if (major == 0)

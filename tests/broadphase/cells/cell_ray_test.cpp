@@ -30,3 +30,20 @@ TEST_CASE("cell ray: a ray near the float's reach over big cells has finite boun
     const detail::CellMapping cells(1e38f);
     CHECK(detail::rayCellEstimate(cells, detail::raySpan({0, 0}, {1, 1}, 1.0f, FLT_MAX)) > 0);
 }
+
+TEST_CASE("cell ray: a walk over cells near the float's largest size stays within the clamp") {
+    // Cells 3e38 m wide: the pad is the float's largest value, and padding the minor span in
+    // floats overflowed (found by the api_ops fuzzer under float traps).
+    const detail::CellMapping mapping({0.0f, 0.0f}, 3e38f, {-1, -1, 1, 1});
+    const detail::RaySpan span = detail::raySpan({1e38f, 0.0f}, {1e38f, 1e38f}, 1.0f, 3e38f);
+    int cells = 0;
+    bool origin = false;
+    detail::forEachRayCell(mapping, span, [&](std::int32_t x, std::int32_t y) {
+        CHECK(std::abs(x) <= 1);
+        CHECK(std::abs(y) <= 1);
+        origin = origin || (x == 0 && y == 0);
+        ++cells;
+    });
+    CHECK(origin);
+    CHECK(cells <= 9);
+}
