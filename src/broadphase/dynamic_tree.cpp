@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
+#include <cmath>
 
 #include "broadphase/geometry.hpp"
 #include "broadphase/pair_sort.hpp"
@@ -39,6 +41,13 @@ constexpr float kShrinkRatio = 4.0f;
 // findPairs renumbers the nodes in depth-first order once more than 1/this of them have been
 // reinserted since the last time (reinsertion scatters nodes across the array).
 constexpr std::size_t kRelayoutFraction = 4;
+
+/// A box's perimeter in double: the tree's costs compare perimeters, and a box near the float's
+/// reach has one that overflows a float.
+[[nodiscard]] inline double perimeter64(const AABB& b) noexcept {
+    return 2.0 *
+           ((double{b.upper.x} - double{b.lower.x}) + (double{b.upper.y} - double{b.lower.y}));
+}
 
 /// The union of two valid boxes (std::fmin in combine() is a library call; no NaN can occur here).
 [[nodiscard]] inline AABB merged(const AABB& a, const AABB& b) noexcept {
@@ -101,15 +110,27 @@ void DynamicTree::freeNode(std::uint32_t node) {
     --m_nodeCount;
 }
 
-AABB DynamicTree::fatBox(const AABB& box, Vec2 displacement, float scale) noexcept {
-    const float margin =
-        scale * kMarginRatio * 0.5f * ((box.upper.x - box.lower.x) + (box.upper.y - box.lower.y));
-    AABB fat = fatten(box, margin);
-    const Vec2 ahead = kPredictionFactor * displacement;
-    (ahead.x < 0.0f ? fat.lower.x : fat.upper.x) += ahead.x;
-    (ahead.y < 0.0f ? fat.lower.y : fat.upper.y) += ahead.y;
-    // Near the float range the margin could overflow; the exact box is then the leaf box.
-    return isValid(fat) ? fat : box;
+AABB DynamicTree::fatBox(const AABB& box, const AABB& previous, float scale) noexcept {
+    // In double: near the float's reach the margin or the fat box overflows a float; the exact
+    // box is then the leaf box.
+    const double margin = double{scale} * double{kMarginRatio} * 0.25 * perimeter64(box);
+    // Ahead along the move of the box's centre (twice the move of its corners' sum).
+    const auto moved = [&](float lower, float upper, float lowerBefore, float upperBefore) {
+        return 0.5 *
+               ((double{lower} + double{upper}) - (double{lowerBefore} + double{upperBefore}));
+    };
+    const double aheadX = double{kPredictionFactor} *
+                          moved(box.lower.x, box.upper.x, previous.lower.x, previous.upper.x);
+    const double aheadY = double{kPredictionFactor} *
+                          moved(box.lower.y, box.upper.y, previous.lower.y, previous.upper.y);
+    const double bounds[4] = {double{box.lower.x} - margin + std::min(aheadX, 0.0),
+                              double{box.lower.y} - margin + std::min(aheadY, 0.0),
+                              double{box.upper.x} + margin + std::max(aheadX, 0.0),
+                              double{box.upper.y} + margin + std::max(aheadY, 0.0)};
+    for (const double v : bounds)
+        if (!(std::fabs(v) <= double{FLT_MAX})) return box;
+    return {{static_cast<float>(bounds[0]), static_cast<float>(bounds[1])},
+            {static_cast<float>(bounds[2]), static_cast<float>(bounds[3])}};
 }
 
 ProxyId DynamicTree::insert(const AABB& box, std::uint64_t userData) {
@@ -120,7 +141,7 @@ ProxyId DynamicTree::insert(const AABB& box, std::uint64_t userData) {
         m_fatOf.resize(index + 1);
     }
     const std::uint32_t leaf = allocateNode();
-    m_fatOf[index] = fatBox(box, {0.0f, 0.0f}, marginScale(index, ++m_fattened));
+    m_fatOf[index] = fatBox(box, box, marginScale(index, ++m_fattened));
     m_nodes[leaf] = {m_fatOf[index], kNull, kNull, index, 0};
     m_leafOf[index] = leaf;
     insertLeaf(leaf, m_root);
@@ -140,10 +161,11 @@ void DynamicTree::move(ProxyId proxy, const AABB& box) {
         // Still inside its leaf; reinsert only if the leaf has become far too large for it.
         // A fresh fat box (no displacement) adds the margin on all four sides: its perimeter is
         // the box's times (1 + 2 kMarginRatio), without building it.
-        if (perimeter(fat) <= kShrinkRatio * (1.0f + 2.0f * kMarginRatio) * perimeter(box)) return;
+        if (perimeter64(fat) <=
+            double{kShrinkRatio * (1.0f + 2.0f * kMarginRatio)} * perimeter64(box))
+            return;
     }
-    const AABB newFat =
-        fatBox(box, center(box) - center(previous), marginScale(index, ++m_fattened));
+    const AABB newFat = fatBox(box, previous, marginScale(index, ++m_fattened));
     const std::uint32_t leaf = m_leafOf[index];
     // Reinsert from the lowest ancestor that already encloses the new fat box: proxies move a
     // little, so the descent is short and stays in nearby nodes, and no ancestor above grows.
@@ -172,16 +194,16 @@ std::uint32_t DynamicTree::findBestSibling(const AABB& box, std::uint32_t start)
     std::uint32_t index = start;
     while (!m_nodes[index].isLeaf()) {
         const Node& node = m_nodes[index];
-        const float combined = perimeter(merged(node.box, box));
-        const float pairHere = 2.0f * combined;
-        const float inheritance = 2.0f * (combined - perimeter(node.box));
+        const double combined = perimeter64(merged(node.box, box));
+        const double pairHere = 2.0 * combined;
+        const double inheritance = 2.0 * (combined - perimeter64(node.box));
         const auto descentCost = [&](std::uint32_t child) {
             const Node& c = m_nodes[child];
-            const float grown = perimeter(merged(box, c.box));
-            return inheritance + (c.isLeaf() ? grown : grown - perimeter(c.box));
+            const double grown = perimeter64(merged(box, c.box));
+            return inheritance + (c.isLeaf() ? grown : grown - perimeter64(c.box));
         };
-        const float cost1 = descentCost(node.child1);
-        const float cost2 = descentCost(node.child2);
+        const double cost1 = descentCost(node.child1);
+        const double cost2 = descentCost(node.child2);
         if (pairHere < cost1 && pairHere < cost2) break;
         index = cost1 < cost2 ? node.child1 : node.child2;
     }
@@ -256,18 +278,18 @@ void DynamicTree::refitUpwards(std::uint32_t node) {
 void DynamicTree::rotate(std::uint32_t a) {
     const std::uint32_t b = m_nodes[a].child1;
     const std::uint32_t c = m_nodes[a].child2;
-    float bestDelta = 0.0f;
+    double bestDelta = 0.0;
     std::uint32_t swapChild = kNull;      // child of A to move down
     std::uint32_t swapGrandchild = kNull; // grandchild of A to move up
     const auto consider = [&](std::uint32_t child, std::uint32_t other) {
         const Node& o = m_nodes[other];
         if (o.isLeaf()) return;
-        const float base = perimeter(o.box);
+        const double base = perimeter64(o.box);
         const AABB& childBox = m_nodes[child].box;
-        const float delta1 =
-            perimeter(merged(childBox, m_nodes[o.child2].box)) - base; // child <-> o.child1
-        const float delta2 =
-            perimeter(merged(childBox, m_nodes[o.child1].box)) - base; // child <-> o.child2
+        const double delta1 =
+            perimeter64(merged(childBox, m_nodes[o.child2].box)) - base; // child <-> o.child1
+        const double delta2 =
+            perimeter64(merged(childBox, m_nodes[o.child1].box)) - base; // child <-> o.child2
         if (delta1 < bestDelta) {
             bestDelta = delta1;
             swapChild = child;
@@ -319,7 +341,7 @@ void DynamicTree::collideSubtrees(std::uint32_t a, std::uint32_t b, std::vector<
         const std::uint32_t na = stack[--top];
         const Node& x = nodes[na];
         const Node& y = nodes[nb];
-        const bool splitX = !x.isLeaf() && (y.isLeaf() || perimeter(x.box) >= perimeter(y.box));
+        const bool splitX = !x.isLeaf() && (y.isLeaf() || perimeter64(x.box) >= perimeter64(y.box));
         if (!splitX && y.isLeaf()) {
             // Two leaves: the exact test of the stored boxes.
             const std::uint32_t p = x.child2;

@@ -55,9 +55,9 @@ private:
 
     std::uint32_t allocateNode();
     void freeNode(std::uint32_t node);
-    /// The leaf's enlarged box for a proxy now at `box` that moved by `displacement`, its
-    /// margin scaled by `scale` (see kMarginJitter).
-    [[nodiscard]] static AABB fatBox(const AABB& box, Vec2 displacement, float scale) noexcept;
+    /// The leaf's enlarged box for a proxy now at `box` that was at `previous` (stretched ahead
+    /// along the move), its margin scaled by `scale` (see kMarginJitter).
+    [[nodiscard]] static AABB fatBox(const AABB& box, const AABB& previous, float scale) noexcept;
     /// Links `leaf` into the tree, searching for its sibling from `start` down (the root, or an
     /// ancestor whose box already encloses the leaf's).
     void insertLeaf(std::uint32_t leaf, std::uint32_t start);
