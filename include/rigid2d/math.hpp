@@ -1,7 +1,9 @@
 #pragma once
 /// Math types of the public API: GLM vectors and an axis-aligned box with closed-interval overlap.
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include <glm/vec2.hpp>
 
@@ -17,10 +19,12 @@ struct AABB {
     Vec2 upper{0.0f, 0.0f};
 };
 
-[[nodiscard]] inline bool isFinite(float x) noexcept { return std::isfinite(x); }
-[[nodiscard]] inline bool isFinite(Vec2 v) noexcept {
-    return std::isfinite(v.x) && std::isfinite(v.y);
+/// A test of the exponent bits, not a comparison: a signalling NaN is refused without raising
+/// the invalid flag (which a program running with float traps would stop on).
+[[nodiscard]] inline bool isFinite(float x) noexcept {
+    return (std::bit_cast<std::uint32_t>(x) & 0x7f800000u) != 0x7f800000u;
 }
+[[nodiscard]] inline bool isFinite(Vec2 v) noexcept { return isFinite(v.x) && isFinite(v.y); }
 
 /// True when both corners are finite and lower <= upper on both axes.
 [[nodiscard]] inline bool isValid(const AABB& box) noexcept {

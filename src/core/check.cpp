@@ -1,5 +1,7 @@
 #include "core/check.hpp"
 
+#include <bit>
+#include <cstdint>
 #include <cstdio>
 
 #include "core/log.hpp"
@@ -15,6 +17,14 @@ void refuse(std::string_view function, std::string_view field, std::string_view 
 }
 
 std::string describe(float value) {
+    // Non-finite values by their bits, as printf spells them: converting a signalling NaN to
+    // double would raise the invalid flag.
+    if (!isFinite(value)) {
+        const auto bits = std::bit_cast<std::uint32_t>(value);
+        const bool negative = (bits >> 31) != 0;
+        if ((bits & 0x007fffffu) != 0) return negative ? "-nan" : "nan";
+        return negative ? "-inf" : "inf";
+    }
     char text[32];
     std::snprintf(text, sizeof text, "%g", static_cast<double>(value));
     return text;
@@ -38,8 +48,10 @@ void requireValidBox(std::string_view function, std::string_view field, const AA
     // Hot path (every broad-phase move): build the field names only when refusing.
     if (isValid(box)) [[likely]]
         return;
-    require(isFinite(box.lower), function, std::string(field) + ".lower", "must be finite", box.lower);
-    require(isFinite(box.upper), function, std::string(field) + ".upper", "must be finite", box.upper);
+    require(isFinite(box.lower), function, std::string(field) + ".lower", "must be finite",
+            box.lower);
+    require(isFinite(box.upper), function, std::string(field) + ".upper", "must be finite",
+            box.upper);
     require(box.lower.x <= box.upper.x && box.lower.y <= box.upper.y, function, field,
             "must have lower <= upper", box);
 }
