@@ -7,7 +7,7 @@ namespace rigid2d::detail {
 namespace {
 
 // A reused normal may have turned this far (rad) from the one a full collision would give (when
-// B holds the reference face): its impulse then pushes less than 0.0002 % off the normal.
+// B holds the reference face): the part of its impulse off the true normal stays under 0.2 %.
 constexpr float kMaxTurn = 0.002f;
 
 struct RelativePose {
