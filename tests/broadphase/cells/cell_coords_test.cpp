@@ -21,12 +21,11 @@ TEST_CASE("cell coords: floor of offset over size, clamped at both ends") {
     CHECK(mapping.row(-100.0f) == -10);
 }
 
-TEST_CASE("cell coords: far and non-finite coordinates map to the clamp without overflow") {
+TEST_CASE("cell coords: far and infinite coordinates map to the clamp without overflow") {
     const CellMapping hash(1e-3f); // 1000 cells a metre
     CHECK(hash.column(FLT_MAX) == detail::kCellCoordLimit);
     CHECK(hash.row(-FLT_MAX) == -detail::kCellCoordLimit);
     CHECK(hash.row(std::numeric_limits<float>::infinity()) == detail::kCellCoordLimit);
-    CHECK(hash.row(std::numeric_limits<float>::quiet_NaN()) == -detail::kCellCoordLimit);
     // Near the reach the cell is the clamp or the floor, as the plain quotient gives.
     for (const float scale : {0.5f, 0.999f, 1.0f, 1.001f, 2.0f}) {
         const float y = scale * static_cast<float>(detail::kCellCoordLimit) * 1e-3f;
