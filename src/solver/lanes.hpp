@@ -31,78 +31,90 @@
 
 namespace rigid2d::detail {
 
-/// N floats as a plain array: the reference semantics, and the path of a CPU without SSE2.
+/// N floats as a plain array: the reference semantics, and the path of a CPU without SSE2. Its
+/// operations are force-inlined: otherwise the translation unit's inlining budget picks which
+/// calls stay out of line, so an edit to any kernel there moves the others' cost by several %.
 template <int N>
 struct PortableLanes {
     static constexpr int width = N;
     float v[N];
 
     template <class Op>
-    [[nodiscard]] static PortableLanes map(PortableLanes a, PortableLanes b, Op op) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes map(PortableLanes a, PortableLanes b,
+                                                                 Op op) noexcept {
         PortableLanes r;
         for (int i = 0; i < N; ++i) r.v[i] = op(a.v[i], b.v[i]);
         return r;
     }
-    [[nodiscard]] static float fromBits(std::uint32_t bits) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE float fromBits(std::uint32_t bits) noexcept {
         float f;
         std::memcpy(&f, &bits, sizeof f);
         return f;
     }
-    [[nodiscard]] static std::uint32_t toBits(float f) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE std::uint32_t toBits(float f) noexcept {
         std::uint32_t bits;
         std::memcpy(&bits, &f, sizeof bits);
         return bits;
     }
 
-    [[nodiscard]] static PortableLanes add(PortableLanes a, PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes add(PortableLanes a,
+                                                                 PortableLanes b) noexcept {
         return map(a, b, [](float x, float y) { return x + y; });
     }
-    [[nodiscard]] static PortableLanes sub(PortableLanes a, PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes sub(PortableLanes a,
+                                                                 PortableLanes b) noexcept {
         return map(a, b, [](float x, float y) { return x - y; });
     }
-    [[nodiscard]] static PortableLanes mul(PortableLanes a, PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes mul(PortableLanes a,
+                                                                 PortableLanes b) noexcept {
         return map(a, b, [](float x, float y) { return x * y; });
     }
-    [[nodiscard]] static PortableLanes div(PortableLanes a, PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes div(PortableLanes a,
+                                                                 PortableLanes b) noexcept {
         return map(a, b, [](float x, float y) { return x / y; });
     }
-    [[nodiscard]] static PortableLanes neg(PortableLanes a) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes neg(PortableLanes a) noexcept {
         PortableLanes r;
         for (int i = 0; i < N; ++i) r.v[i] = -a.v[i];
         return r;
     }
-    [[nodiscard]] static PortableLanes load(const float* p) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes load(const float* p) noexcept {
         PortableLanes r;
         for (int i = 0; i < N; ++i) r.v[i] = p[i];
         return r;
     }
-    static void store(float* p, PortableLanes a) noexcept {
+    static RIGID2D_ALWAYS_INLINE void store(float* p, PortableLanes a) noexcept {
         for (int i = 0; i < N; ++i) p[i] = a.v[i];
     }
-    [[nodiscard]] static PortableLanes splat(float x) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes splat(float x) noexcept {
         PortableLanes r;
         for (int i = 0; i < N; ++i) r.v[i] = x;
         return r;
     }
-    [[nodiscard]] static PortableLanes max(PortableLanes a, PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes max(PortableLanes a,
+                                                                 PortableLanes b) noexcept {
         return map(a, b, [](float x, float y) { return x < y ? y : x; });
     }
-    [[nodiscard]] static PortableLanes min(PortableLanes a, PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes min(PortableLanes a,
+                                                                 PortableLanes b) noexcept {
         return map(a, b, [](float x, float y) { return y < x ? y : x; });
     }
-    [[nodiscard]] static PortableLanes greater(PortableLanes a, PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes greater(PortableLanes a,
+                                                                     PortableLanes b) noexcept {
         return map(a, b, [](float x, float y) { return fromBits(x > y ? ~0u : 0u); });
     }
-    [[nodiscard]] static PortableLanes notEqual(PortableLanes a, PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes notEqual(PortableLanes a,
+                                                                      PortableLanes b) noexcept {
         return map(a, b, [](float x, float y) { return fromBits(x != y ? ~0u : 0u); });
     }
-    [[nodiscard]] static unsigned laneBits(PortableLanes mask) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE unsigned laneBits(PortableLanes mask) noexcept {
         unsigned bits = 0;
         for (int i = 0; i < N; ++i) bits |= (toBits(mask.v[i]) >> 31) << i;
         return bits;
     }
-    [[nodiscard]] static PortableLanes select(PortableLanes mask, PortableLanes a,
-                                              PortableLanes b) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes select(PortableLanes mask,
+                                                                    PortableLanes a,
+                                                                    PortableLanes b) noexcept {
         PortableLanes r;
         for (int i = 0; i < N; ++i) {
             const std::uint32_t m = toBits(mask.v[i]);
@@ -110,17 +122,18 @@ struct PortableLanes {
         }
         return r;
     }
-    [[nodiscard]] static PortableLanes maskOf(unsigned bits) noexcept {
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes maskOf(unsigned bits) noexcept {
         PortableLanes r;
         for (int i = 0; i < N; ++i) r.v[i] = fromBits(((bits >> i) & 1u) != 0 ? ~0u : 0u);
         return r;
     }
-    static void gatherRows(const float* const* rows, PortableLanes (&out)[4]) noexcept {
+    static RIGID2D_ALWAYS_INLINE void gatherRows(const float* const* rows,
+                                                 PortableLanes (&out)[4]) noexcept {
         for (int j = 0; j < 4; ++j)
             for (int i = 0; i < N; ++i) out[j].v[i] = rows[i][j];
     }
-    static void scatterRows(float* const* rows, unsigned lanes,
-                            const PortableLanes (&in)[4]) noexcept {
+    static RIGID2D_ALWAYS_INLINE void scatterRows(float* const* rows, unsigned lanes,
+                                                  const PortableLanes (&in)[4]) noexcept {
         for (int i = 0; i < N; ++i) {
             if (((lanes >> i) & 1u) == 0) continue;
             for (int j = 0; j < 4; ++j) rows[i][j] = in[j].v[i];
