@@ -4,6 +4,7 @@
 # linker, and if the AVX2 copy is kept, a CPU without AVX2 runs AVX2 code. So every symbol it
 # defines must be of its own lane type (Float8) or its own table (avx2Kernels).
 #   cmake -DNM=... -DOBJECTS="<the library's object files>" -P check_avx2_object.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/check_helpers.cmake)
 set(object "")
 foreach(path IN LISTS OBJECTS)
   if(path MATCHES "wide_kernels_avx2\\.cpp\\.o(bj)?$")
@@ -13,12 +14,7 @@ endforeach()
 if(object STREQUAL "")
   message(FATAL_ERROR "no object of wide_kernels_avx2.cpp among: ${OBJECTS}")
 endif()
-execute_process(COMMAND "${NM}" -C --defined-only "${object}" OUTPUT_VARIABLE symbols
-                RESULT_VARIABLE code)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "${NM} failed on ${object}")
-endif()
-string(REPLACE "\n" ";" lines "${symbols}")
+rigid2d_output_lines(lines COMMAND "${NM}" -C --defined-only "${object}")
 set(offenders "")
 set(own 0)
 foreach(line IN LISTS lines)
@@ -38,8 +34,5 @@ endforeach()
 if(own EQUAL 0)
   message(FATAL_ERROR "${object} defines none of the Float8 kernels")
 endif()
-if(offenders)
-  list(JOIN offenders "\n  " text)
-  message(FATAL_ERROR "the AVX2 object defines functions the baseline code may share:\n  ${text}")
-endif()
-message(STATUS "the AVX2 object defines ${own} symbols, all of its own lane type")
+rigid2d_report_offenders(offenders "the AVX2 object defines functions the baseline code may share"
+                         "the AVX2 object defines ${own} symbols, all of its own lane type")

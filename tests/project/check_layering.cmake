@@ -1,6 +1,7 @@
 # Fails when a file of src/<stage>/ includes a header of a stage above its own. The stages, lowest
 # first, are the order in which the step's data flows; a folder may use its own and lower ones.
 #   cmake -DSOURCE_DIR=... -P check_layering.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/check_helpers.cmake)
 set(stages core geometry broadphase narrowphase solver island state step world threads)
 file(GLOB folders RELATIVE "${SOURCE_DIR}/src" "${SOURCE_DIR}/src/*")
 set(offenders "")
@@ -26,8 +27,5 @@ foreach(folder IN LISTS folders)
     endforeach()
   endforeach()
 endforeach()
-if(offenders)
-  list(JOIN offenders "\n  " text)
-  message(FATAL_ERROR "includes against the stage order:\n  ${text}")
-endif()
-message(STATUS "every src/ folder includes only its own stage and lower ones")
+rigid2d_report_offenders(offenders "includes against the stage order"
+                         "every src/ folder includes only its own stage and lower ones")

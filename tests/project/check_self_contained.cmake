@@ -2,15 +2,12 @@
 # sits beside the authors' checkout. A user's clone has no such folder: anything that reads it
 # breaks for them. Without git (a source tarball) every file under SOURCE_DIR is checked.
 #   cmake -DSOURCE_DIR=... -P check_self_contained.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/check_helpers.cmake)
 find_package(Git QUIET)
 set(files "")
 if(GIT_FOUND AND EXISTS "${SOURCE_DIR}/.git")
-  execute_process(COMMAND "${GIT_EXECUTABLE}" ls-files WORKING_DIRECTORY "${SOURCE_DIR}"
-                  OUTPUT_VARIABLE listed RESULT_VARIABLE code)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "git ls-files failed in ${SOURCE_DIR}")
-  endif()
-  string(REPLACE "\n" ";" files "${listed}")
+  rigid2d_output_lines(files COMMAND "${GIT_EXECUTABLE}" ls-files
+                       WORKING_DIRECTORY "${SOURCE_DIR}")
 else()
   file(GLOB_RECURSE files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/*")
   list(FILTER files EXCLUDE REGEX "^(build|out|\\.git)/")
@@ -39,8 +36,5 @@ endforeach()
 if(checked EQUAL 0)
   message(FATAL_ERROR "no files found under ${SOURCE_DIR}")
 endif()
-if(offenders)
-  list(JOIN offenders "\n  " text)
-  message(FATAL_ERROR "tracked files refer to the reference folder beside the checkout:\n  ${text}")
-endif()
-message(STATUS "${checked} tracked files, none refers to the reference folder")
+rigid2d_report_offenders(offenders "tracked files refer to the reference folder beside the checkout"
+                         "${checked} tracked files, none refers to the reference folder")
