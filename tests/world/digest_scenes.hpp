@@ -87,6 +87,16 @@ inline std::uint64_t runDigest(WorldDef def, int steps) {
     return digest;
 }
 
+// A joint between `a` and `b` at `anchor` (world frame), the other settings at their defaults.
+template <class Def>
+Def anchoredDef(BodyId a, BodyId b, Vec2 anchor) {
+    Def def;
+    def.bodyA = a;
+    def.bodyB = b;
+    def.anchor = anchor;
+    return def;
+}
+
 // A scene for the solver in pieces: contacts and joints together. Chains of plain hinges (the
 // wide point joints, two colours), limited and motorised hinges (the other wide revolute joints),
 // every scalar kind, a kinematic platform that many contacts of one colour share (bodies the
@@ -105,10 +115,8 @@ inline std::vector<JointId> buildJointScene(World& world) {
             def.position = {x0 + 0.5f * static_cast<float>(link) + 0.25f, 20.0f};
             const BodyId body = world.createBody(def);
             world.createBox(body, {}, {.halfExtents = {0.25f, 0.08f}});
-            RevoluteJointDef hinge;
-            hinge.bodyA = previous;
-            hinge.bodyB = body;
-            hinge.anchor = {x0 + 0.5f * static_cast<float>(link), 20.0f};
+            auto hinge = anchoredDef<RevoluteJointDef>(
+                previous, body, {x0 + 0.5f * static_cast<float>(link), 20.0f});
             if (chain % 3 == 2) { // a ragdoll's kind of hinge
                 hinge.enableLimit = true;
                 hinge.lowerAngle = -0.5f;
@@ -136,22 +144,13 @@ inline std::vector<JointId> buildJointScene(World& world) {
     rod.anchorA = {2.0f, 6.0f};
     rod.anchorB = {3.5f, 6.0f};
     joints.push_back(world.createDistanceJoint(rod));
-    PrismaticJointDef slider;
-    slider.bodyA = bodies[2];
-    slider.bodyB = bodies[3];
-    slider.anchor = {5.0f, 6.0f};
+    auto slider = anchoredDef<PrismaticJointDef>(bodies[2], bodies[3], {5.0f, 6.0f});
     slider.enableSpring = true;
     slider.hertz = 2.0f;
     joints.push_back(world.createPrismaticJoint(slider));
-    WeldJointDef weld;
-    weld.bodyA = bodies[4];
-    weld.bodyB = bodies[5];
-    weld.anchor = {8.75f, 6.0f};
-    joints.push_back(world.createWeldJoint(weld));
-    WheelJointDef wheel;
-    wheel.bodyA = bodies[6];
-    wheel.bodyB = bodies[7];
-    wheel.anchor = {12.5f, 6.0f};
+    joints.push_back(
+        world.createWeldJoint(anchoredDef<WeldJointDef>(bodies[4], bodies[5], {8.75f, 6.0f})));
+    auto wheel = anchoredDef<WheelJointDef>(bodies[6], bodies[7], {12.5f, 6.0f});
     wheel.enableMotor = true;
     wheel.motorSpeed = 2.0f;
     wheel.maxMotorTorque = 10.0f;
