@@ -73,6 +73,32 @@ struct Masses {
     F mA, iA, mB, iB;
 };
 
+/// What a block's loop starts from: both sides' bodies gathered (with their position deltas if
+/// `positions`, as gather), their velocities, which the loop updates, and their inverse masses and
+/// inertias.
+template <class F>
+struct BlockBodies {
+    WideBodies<F> a, b;
+    Velocities<F> v;
+    Masses<F> m;
+};
+
+/// The block's lanes: `idsA`, `idsB` and the four mass arrays are its fields (passed one by one
+/// because contact and joint blocks name their masses differently). Force-inlined like gather, so
+/// that the kernels keep the result in registers.
+template <class F>
+[[nodiscard]] RIGID2D_ALWAYS_INLINE BlockBodies<F>
+loadBlock(const SolverState* bodies, const std::uint32_t* idsA, const std::uint32_t* idsB,
+          bool positions, const float* invMassA, const float* invInertiaA, const float* invMassB,
+          const float* invInertiaB) {
+    const WideBodies<F> a = gather<F>(bodies, idsA, positions);
+    const WideBodies<F> b = gather<F>(bodies, idsB, positions);
+    return {a,
+            b,
+            {a.vx, a.vy, a.w, b.vx, b.vy, b.w},
+            {F::load(invMassA), F::load(invInertiaA), F::load(invMassB), F::load(invInertiaB)}};
+}
+
 // v_A -= m_A P, w_A -= i_A cross(r_A, P), v_B += m_B P, w_B += i_B cross(r_B, P), in the scalar
 // solver's order of operations.
 template <class F>

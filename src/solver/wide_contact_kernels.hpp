@@ -33,11 +33,8 @@ template <class F>
 void warmStartWide(SolverState* bodies, const WideContact<F::width>* blocks, std::size_t count) {
     for (std::size_t k = 0; k < count; ++k) {
         const WideContact<F::width>& c = blocks[k];
-        const WideBodies<F> a = gather<F>(bodies, c.bodyA, false);
-        const WideBodies<F> b = gather<F>(bodies, c.bodyB, false);
-        Velocities<F> v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
-        const Masses<F> m{F::load(c.invMassA), F::load(c.invInertiaA), F::load(c.invMassB),
-                          F::load(c.invInertiaB)};
+        auto [a, b, v, m] = loadBlock<F>(bodies, c.bodyA, c.bodyB, false, c.invMassA, c.invInertiaA,
+                                         c.invMassB, c.invInertiaB);
         const F nx = F::load(c.normalX), ny = F::load(c.normalY);
         const F tx = ny, ty = -nx;
         for (int i = 0; i < c.pointCount; ++i) {
@@ -60,11 +57,8 @@ void solveWide(SolverState* bodies, WideContact<F::width>* blocks, std::size_t c
     const F invH = F::splat(inverseH), minBias = F::splat(-maxPushSpeed);
     for (std::size_t k = 0; k < count; ++k) {
         WideContact<F::width>& c = blocks[k];
-        const WideBodies<F> a = gather<F>(bodies, c.bodyA, true);
-        const WideBodies<F> b = gather<F>(bodies, c.bodyB, true);
-        Velocities<F> v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
-        const Masses<F> m{F::load(c.invMassA), F::load(c.invInertiaA), F::load(c.invMassB),
-                          F::load(c.invInertiaB)};
+        auto [a, b, v, m] = loadBlock<F>(bodies, c.bodyA, c.bodyB, true, c.invMassA, c.invInertiaA,
+                                         c.invMassB, c.invInertiaB);
         const F nx = F::load(c.normalX), ny = F::load(c.normalY);
         const F dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
         const F biasRate = F::load(c.biasRate);

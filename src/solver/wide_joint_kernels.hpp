@@ -99,10 +99,7 @@ void warmStartWideJoints(SolverState* bodies, const WideJoint<F::width>* blocks,
                          std::size_t count) {
     for (std::size_t k = 0; k < count; ++k) {
         const WideJoint<F::width>& c = blocks[k];
-        const WideBodies<F> a = gather<F>(bodies, c.bodyA, true);
-        const WideBodies<F> b = gather<F>(bodies, c.bodyB, true);
-        Velocities<F> v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
-        const Masses<F> m{F::load(c.mA), F::load(c.iA), F::load(c.mB), F::load(c.iB)};
+        auto [a, b, v, m] = loadBlock<F>(bodies, c.bodyA, c.bodyB, true, c.mA, c.iA, c.mB, c.iB);
         const Arms<F> r = Arms<F>::of(c, a, b);
         applyImpulse(v, m, r.rAx, r.rAy, r.rBx, r.rBy, F::load(c.impulseX), F::load(c.impulseY));
         scatterBoth(bodies, c, a, b, v);
@@ -130,10 +127,7 @@ void warmStartWideRevolutes(SolverState* bodies, const WideRevolute<F::width>* b
     for (std::size_t k = 0; k < count; ++k) {
         const WideRevolute<F::width>& w = blocks[k];
         const WideJoint<F::width>& c = w.point;
-        const WideBodies<F> a = gather<F>(bodies, c.bodyA, true);
-        const WideBodies<F> b = gather<F>(bodies, c.bodyB, true);
-        Velocities<F> v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
-        const Masses<F> m{F::load(c.mA), F::load(c.iA), F::load(c.mB), F::load(c.iB)};
+        auto [a, b, v, m] = loadBlock<F>(bodies, c.bodyA, c.bodyB, true, c.mA, c.iA, c.mB, c.iB);
         const Arms<F> r = Arms<F>::of(c, a, b);
         applyImpulse(v, m, r.rAx, r.rAy, r.rBx, r.rBy, F::load(c.impulseX), F::load(c.impulseY));
         const F angular =
@@ -169,10 +163,7 @@ void solveWideRevolutes(SolverState* bodies, WideRevolute<F::width>* blocks, std
     for (std::size_t k = 0; k < count; ++k) {
         WideRevolute<F::width>& w = blocks[k];
         WideJoint<F::width>& c = w.point;
-        const WideBodies<F> a = gather<F>(bodies, c.bodyA, true);
-        const WideBodies<F> b = gather<F>(bodies, c.bodyB, true);
-        Velocities<F> v{a.vx, a.vy, a.w, b.vx, b.vy, b.w};
-        const Masses<F> m{F::load(c.mA), F::load(c.iA), F::load(c.mB), F::load(c.iB)};
+        auto [a, b, v, m] = loadBlock<F>(bodies, c.bodyA, c.bodyB, true, c.mA, c.iA, c.mB, c.iB);
         const F mass = F::load(w.axialMass);
         const F angle = F::load(w.deltaAngle) + (b.dAngle - a.dAngle);
         {
