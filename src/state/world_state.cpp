@@ -107,7 +107,10 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
     });
     proxyShape[toIndex(shape.proxy)] = kNullIndex;
     broadPhase->remove(shape.proxy);
-    if (shape.staticProxy != ProxyId::Null) staticShapes.remove(shape.staticProxy);
+    if (shape.staticProxy != ProxyId::Null) {
+        staticShapes.remove(shape.staticProxy);
+        if (hasNoArea(shape.type)) --staticWallCount;
+    }
     // Unlink from the body's shape list.
     std::uint32_t* link = &body.firstShape;
     while (*link != shapeIndex) link = &shapes[*link].nextInBody;

@@ -80,6 +80,9 @@ struct WorldState {
     /// the shape), for the sweeps of continuous collision, which want nothing else: in the broad
     /// phase those queries visited every moving shape near a falling body.
     DynamicTree staticShapes;
+    /// How many of them are segments or chain links: without any, the thin-wall check of
+    /// continuous collision has nothing to find and is skipped.
+    std::size_t staticWallCount = 0;
     std::vector<std::uint32_t> proxyShape; ///< proxy id -> shape slot
     std::vector<std::uint32_t> movedShapes;
 
