@@ -5,6 +5,7 @@
 
 #include "broadphase/pair_sort.hpp"
 #include "core/check.hpp"
+#include "core/parallel_for.hpp"
 
 namespace rigid2d {
 
@@ -63,6 +64,14 @@ void BuiltInBroadPhase::pairsOfByFullSearch(std::vector<ProxyPair>& out) {
     collectPairs(out);
     // Every id is below the table's capacity, which is not 0 when a proxy moved.
     sortPairsWithFlagged(out, m_pairsOf.sort, m_pairsOf.isMoved.data(), m_proxies.capacity() - 1);
+}
+
+std::int32_t BuiltInBroadPhase::pairSearchPieces() const noexcept {
+    // Below this many proxies a search takes tens of microseconds: not worth waking a worker.
+    constexpr std::size_t kProxiesForPieces = 4096;
+    if (m_workers == nullptr || !runsInParallel(*m_workers) || size() < kProxiesForPieces) return 1;
+    // A few pieces per worker even out cells of unequal crowding.
+    return 4 * m_workers->workerCount;
 }
 
 std::size_t BuiltInBroadPhase::pairScratchBytes() const noexcept {

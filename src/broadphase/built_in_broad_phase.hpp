@@ -16,6 +16,7 @@
 #include "broadphase/proxy_table.hpp"
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/function_ref.hpp"
+#include "rigid2d/types.hpp"
 
 namespace rigid2d::detail {
 
@@ -61,12 +62,19 @@ public:
     /// From how many moved proxies one full search costs less than a query per moved proxy. The
     /// default suits structures whose queries are sublinear in the proxy count.
     [[nodiscard]] virtual std::size_t fullSearchFrom() const { return size() / 4 + 1; }
+    /// The world whose workers a kind may spread its full search over (core/parallel_for.hpp);
+    /// nullptr: the calling thread only. Set by the world that owns the broad phase.
+    virtual void setWorkers(const WorldDef* def) noexcept { m_workers = def; }
 
 protected:
+    /// Into how many pieces a kind that can split its full search should split it now: 1 when
+    /// it has no workers or too few proxies for a hand-over to pay.
+    [[nodiscard]] std::int32_t pairSearchPieces() const noexcept;
     /// Bytes of the pair search's scratch, for stats().
     [[nodiscard]] std::size_t pairScratchBytes() const noexcept;
 
     ProxyTable m_proxies;
+    const WorldDef* m_workers = nullptr;
 
 private:
     /// findPairsOf by collectPairs, kept to the pairs with a proxy marked in m_pairsOf.isMoved

@@ -23,7 +23,14 @@ std::uint64_t nextWorldSerial() {
 
 WorldState::WorldState(const WorldDef& worldDef) : def(worldDef), serial(nextWorldSerial()) {
     broadPhase = makeBroadPhase(def.broadPhase, def.broadPhaseConfig);
+    lendWorkersToBroadPhase();
     contactStage.workerCounts.resize(static_cast<std::size_t>(def.workerCount));
+}
+
+void WorldState::lendWorkersToBroadPhase() noexcept {
+    // A user-written kind searches on the thread that calls it, as the interface promises.
+    if (auto* builtIn = dynamic_cast<BuiltInBroadPhase*>(broadPhase.get()))
+        builtIn->setWorkers(&def);
 }
 
 Body& WorldState::checkedBody(BodyId id, std::string_view function) {
