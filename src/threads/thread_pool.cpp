@@ -51,6 +51,8 @@ struct Task {
 constexpr std::chrono::microseconds kWatchQueue{400};
 // How long the thread that finishes a task watches for the pieces run elsewhere.
 constexpr std::chrono::microseconds kWatchPieces{200};
+// How long either watches without giving its core up.
+constexpr std::chrono::microseconds kWatchAlone{20};
 
 struct ThreadPool::Shared {
     std::int32_t workerCount = 1;
@@ -94,19 +96,25 @@ struct ThreadPool::Shared {
             pieceDone.notify_all();
     }
 
-    // Watches, without the lock, for up to `time` or until `seen()`.
+    // Watches, without the lock, for up to `time` or until `seen()`. After the first few
+    // microseconds it offers its core between looks: a thread the scheduler put on the same core
+    // (the one being waited for, often) then runs at once instead of after the watch.
     template <class Seen>
     static void watch(std::unique_lock<std::mutex>& lock, std::chrono::microseconds time,
                       Seen seen) {
         lock.unlock();
-        const auto until = std::chrono::steady_clock::now() + time;
+        const auto start = std::chrono::steady_clock::now();
+        const auto politeFrom = start + kWatchAlone;
+        const auto until = start + time;
         bool found = false;
         while (!found) {
             for (int i = 0; i < 64 && !found; ++i) {
                 RIGID2D_SPIN_PAUSE();
                 found = seen();
             }
-            if (std::chrono::steady_clock::now() >= until) break;
+            const auto now = std::chrono::steady_clock::now();
+            if (now >= until) break;
+            if (now >= politeFrom) std::this_thread::yield();
         }
         lock.lock();
     }
