@@ -22,8 +22,9 @@ namespace rigid2d::detail {
 
 /// Storage findPairsOf reuses from call to call, so the step allocates nothing.
 struct PairsOfScratch {
-    std::vector<std::uint8_t> isMoved; ///< by proxy id; all 0 between calls
-    std::vector<ProxyPair> sort;       ///< sortPairs' scratch (findPairs' too)
+    std::vector<std::uint8_t> isMoved;          ///< by proxy id; all 0 between calls
+    std::vector<ProxyPair> sort;                ///< sortPairs' scratch (findPairs' too)
+    std::vector<std::vector<ProxyPair>> pieces; ///< each piece's pairs, when searched in pieces
 };
 
 /// Refuses `moved` for listing `proxy`, which is not live, or live but listed twice.
@@ -45,10 +46,13 @@ void markMoved(std::span<const ProxyId> moved, IsLive&& isLive, std::uint8_t* is
         isMoved[index] = 1;
     }
 }
-/// findPairsOf by one query per moved proxy (marked in scratch.isMoved), its box from boxOf.
+/// findPairsOf by one query per moved proxy (marked in scratch.isMoved), its box from boxOf;
+/// on `workers` (core/parallel_for.hpp) in pieces when there are many.
 void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> moved,
                       FunctionRef<AABB(ProxyId)> boxOf, PairsOfScratch& scratch,
-                      std::vector<ProxyPair>& out);
+                      std::vector<ProxyPair>& out, const WorldDef* workers = nullptr);
+/// Appends every piece's pairs to `out`, in piece order.
+void joinPieces(std::span<const std::vector<ProxyPair>> pieces, std::vector<ProxyPair>& out);
 class BuiltInBroadPhase : public BroadPhase {
 public:
     /// Every pair of overlapping proxies once, as (a, b) with a < b, in no particular order:

@@ -141,25 +141,21 @@ void HierarchicalHash::collectPairs(std::vector<ProxyPair>& out) {
     }
     // Each piece into its own list; the order they are joined in does not matter, as the pairs
     // are sorted before anyone sees them.
-    if (m_pairPieces.size() < static_cast<std::size_t>(pieces))
-        m_pairPieces.resize(static_cast<std::size_t>(pieces));
     const auto count = static_cast<std::size_t>(pieces);
+    if (m_piecePairs.size() < count) {
+        m_piecePairs.resize(count);
+        m_pieceEntries.resize(count);
+        m_pieceTests.resize(count);
+    }
     parallelFor(*m_workers, pieces, 1, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (auto p = static_cast<std::size_t>(begin); p < static_cast<std::size_t>(end); ++p) {
-            PairPiece& piece = m_pairPieces[p];
-            piece.pairs.clear();
-            piece.tests = collectPairPiece(p, count, piece.entries, piece.pairs);
+            m_piecePairs[p].clear();
+            m_pieceTests[p] = collectPairPiece(p, count, m_pieceEntries[p], m_piecePairs[p]);
         }
     });
-    std::size_t total = 0, tests = 0;
-    for (std::size_t p = 0; p < count; ++p) {
-        total += m_pairPieces[p].pairs.size();
-        tests += m_pairPieces[p].tests;
-    }
-    out.reserve(total);
-    for (std::size_t p = 0; p < count; ++p)
-        out.insert(out.end(), m_pairPieces[p].pairs.begin(), m_pairPieces[p].pairs.end());
-    m_overlapTests = tests;
+    joinPieces(std::span(m_piecePairs).first(count), out);
+    m_overlapTests = 0;
+    for (std::size_t p = 0; p < count; ++p) m_overlapTests += m_pieceTests[p];
 }
 
 std::size_t HierarchicalHash::collectPairPiece(std::size_t piece, std::size_t pieces,
@@ -242,9 +238,9 @@ BroadPhaseStats HierarchicalHash::stats() const {
                     m_outliers.capacity() * sizeof(std::uint32_t) +
                     m_levels.capacity() * sizeof(HashLevel) +
                     m_cellEntries.capacity() * sizeof(CellEntry) + pairScratchBytes();
-    for (const PairPiece& piece : m_pairPieces)
-        s.memoryBytes += piece.entries.capacity() * sizeof(CellEntry) +
-                         piece.pairs.capacity() * sizeof(ProxyPair);
+    for (std::size_t p = 0; p < m_piecePairs.size(); ++p)
+        s.memoryBytes += m_pieceEntries[p].capacity() * sizeof(CellEntry) +
+                         m_piecePairs[p].capacity() * sizeof(ProxyPair);
     for (const HashLevel& level : m_levels) {
         s.cells += level.occupied();
         s.memoryBytes += level.memoryBytes();

@@ -125,15 +125,12 @@ private:
     std::vector<Placement> m_placement;
     std::vector<std::uint32_t> m_outliers;
 
-    /// A piece of the full search's own storage.
-    struct PairPiece {
-        std::vector<CellEntry> entries;
-        std::vector<ProxyPair> pairs;
-        std::size_t tests = 0;
-    };
     std::vector<CellEntry> m_cellEntries;        ///< findPairs scratch
     std::vector<std::uint32_t> m_occupiedLevels; ///< findPairs scratch
-    std::vector<PairPiece> m_pairPieces;         ///< findPairs scratch, when in pieces
+    // findPairs scratch, when in pieces: each piece's pairs, cell entries and box tests.
+    std::vector<std::vector<ProxyPair>> m_piecePairs;
+    std::vector<std::vector<CellEntry>> m_pieceEntries;
+    std::vector<std::size_t> m_pieceTests;
     std::size_t m_overlapTests = 0;
 };
 

@@ -2,7 +2,8 @@
 // the pairs (sorted) and the count of box tests must be those of the search on one thread, and
 // the pairs those of brute_force, with the default pool and with a scheduler that cuts pieces
 // and runs them in a random order. Enough proxies to be cut (over BuiltInBroadPhase's 4096),
-// of mixed sizes: several hash levels, proxies searching coarser levels, and outliers.
+// of mixed sizes: several hash levels, proxies searching coarser levels, and outliers. The same
+// for the query per moved proxy, on every kind.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -92,4 +93,41 @@ TEST_CASE("threads: the hash family's full search in pieces finds what one threa
             CHECK(scheduler.unfinished() == 0);
         }
     }
+}
+
+TEST_CASE("threads: the pairs of many moved proxies, queried in pieces, are those of one thread") {
+    // 1200 of 6000 moved: enough to be cut, too few for a full search in most kinds.
+    const std::vector<AABB> boxes = mixedBoxes(11);
+    const auto pairsOf = [&](BroadPhaseType type, const WorldDef* workers) {
+        std::unique_ptr<BroadPhase> bp = makeBroadPhase(type);
+        if (workers != nullptr) static_cast<detail::BuiltInBroadPhase&>(*bp).setWorkers(workers);
+        std::vector<ProxyId> ids;
+        for (std::size_t i = 0; i < boxes.size(); ++i) ids.push_back(bp->insert(boxes[i], i));
+        std::vector<ProxyId> moved;
+        for (std::size_t i = 0; i < boxes.size(); i += 5) moved.push_back(ids[i]);
+        bp->update();
+        std::vector<ProxyPair> pairs;
+        bp->findPairsOf(moved, pairs);
+        return pairs;
+    };
+    const std::vector<ProxyPair> reference = pairsOf(BroadPhaseType::BruteForce, nullptr);
+    REQUIRE(reference.size() > 1000);
+    for (const BroadPhaseType type : kAllBroadPhaseTypes) {
+        CAPTURE(toString(type));
+        ThreadPool pool(2);
+        WorldDef pooled;
+        pool.attach(pooled);
+        CHECK(pairsOf(type, &pooled) == reference);
+        testing::ShuffledScheduler scheduler(3, 5);
+        WorldDef shuffled;
+        scheduler.attach(shuffled);
+        CHECK(pairsOf(type, &shuffled) == reference);
+        CHECK(scheduler.unfinished() == 0);
+    }
+    // The hash queries in pieces here (a full search pays from 1501 moved).
+    testing::ShuffledScheduler scheduler(3, 6);
+    WorldDef shuffled;
+    scheduler.attach(shuffled);
+    CHECK(pairsOf(BroadPhaseType::SpatialHash, &shuffled) == reference);
+    CHECK(scheduler.tasks() > 0);
 }
