@@ -9,8 +9,8 @@ namespace rigid2d::detail {
 
 namespace {
 // Items per piece: each a few nanoseconds of work, a piece tens of microseconds.
-constexpr std::int32_t kBodiesPerPiece = 4096;
-constexpr std::int32_t kLinksPerPiece = 8192;
+constexpr std::int32_t kBodiesPerPiece = 1024;
+constexpr std::int32_t kLinksPerPiece = 2048;
 } // namespace
 
 void sleepAndFinish(WorldState& state, float dt) {
