@@ -84,6 +84,7 @@ AutoBroadPhase::Inner AutoBroadPhase::build(BroadPhaseType type, double budgetMs
     Inner inner;
     inner.type = type;
     inner.impl = makeBroadPhase(type, m_config);
+    static_cast<BuiltInBroadPhase&>(*inner.impl).setWorkers(m_workers);
     const auto& live = m_proxies.liveFlags();
     const auto& boxes = m_proxies.boxes();
     std::uint32_t inserted = 0;
@@ -151,6 +152,12 @@ void AutoBroadPhase::remove(ProxyId proxy) {
         inner->innerOf[toIndex(proxy)] = kNone;
     }
     m_proxies.remove(proxy);
+}
+
+void AutoBroadPhase::setWorkers(const WorldDef* def) noexcept {
+    BuiltInBroadPhase::setWorkers(def);
+    for (Inner* inner : {&m_active, &m_probe})
+        if (inner->impl) builtIn(*inner).setWorkers(def);
 }
 
 BuiltInBroadPhase& AutoBroadPhase::builtIn(const Inner& inner) {

@@ -48,6 +48,8 @@ public:
     void update() override;
     /// The active kind's.
     [[nodiscard]] std::size_t fullSearchFrom() const override;
+    /// Its own and every inner kind's.
+    void setWorkers(const WorldDef* def) noexcept override;
 
     /// The kind doing the work now.
     [[nodiscard]] BroadPhaseType active() const noexcept { return m_active.type; }

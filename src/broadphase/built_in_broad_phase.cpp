@@ -5,6 +5,7 @@
 
 #include "broadphase/pair_sort.hpp"
 #include "core/check.hpp"
+#include "core/parallel_for.hpp"
 
 namespace rigid2d {
 
@@ -37,11 +38,12 @@ void unmarkMoved(std::span<const ProxyId> moved, std::uint8_t* isMoved) noexcept
     for (const ProxyId proxy : moved) isMoved[toIndex(proxy)] = 0;
 }
 
-void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> moved,
-                      FunctionRef<AABB(ProxyId)> boxOf, PairsOfScratch& scratch,
-                      std::vector<ProxyPair>& out) {
-    out.clear();
-    const std::vector<std::uint8_t>& isMoved = scratch.isMoved;
+namespace {
+// The pairs of the moved proxies `moved` (a run of the whole list, whose proxies are marked in
+// isMoved) by one query each, appended to `out` unsorted.
+void appendPairsOfQueries(const BroadPhase& broadPhase, std::span<const ProxyId> moved,
+                          FunctionRef<AABB(ProxyId)> boxOf,
+                          const std::vector<std::uint8_t>& isMoved, std::vector<ProxyPair>& out) {
     for (const ProxyId proxy : moved) {
         const std::uint32_t p = toIndex(proxy);
         broadPhase.query(boxOf(proxy), [&](ProxyId other) {
@@ -51,7 +53,43 @@ void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> mov
             return true;
         });
     }
+}
+} // namespace
+
+void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> moved,
+                      FunctionRef<AABB(ProxyId)> boxOf, PairsOfScratch& scratch,
+                      std::vector<ProxyPair>& out, const WorldDef* workers) {
+    out.clear();
+    // Queries only read (BroadPhase: const functions may run at once), so runs of the moved
+    // list can be searched on several workers, each into its own list; the sort below makes
+    // the joined lists' order irrelevant.
+    constexpr std::size_t kMovedForPieces = 1024;
+    if (workers == nullptr || !runsInParallel(*workers) || moved.size() < kMovedForPieces) {
+        appendPairsOfQueries(broadPhase, moved, boxOf, scratch.isMoved, out);
+    } else {
+        const std::int32_t pieces = 4 * workers->workerCount;
+        if (scratch.pieces.size() < static_cast<std::size_t>(pieces))
+            scratch.pieces.resize(static_cast<std::size_t>(pieces));
+        parallelFor(*workers, pieces, 1, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+            for (auto p = static_cast<std::size_t>(begin); p < static_cast<std::size_t>(end); ++p) {
+                const std::size_t first = moved.size() * p / static_cast<std::size_t>(pieces);
+                const std::size_t last = moved.size() * (p + 1) / static_cast<std::size_t>(pieces);
+                scratch.pieces[p].clear();
+                appendPairsOfQueries(broadPhase, moved.subspan(first, last - first), boxOf,
+                                     scratch.isMoved, scratch.pieces[p]);
+            }
+        });
+        joinPieces(std::span(scratch.pieces).first(static_cast<std::size_t>(pieces)), out);
+    }
     sortPairs(out, scratch.sort);
+}
+
+void joinPieces(std::span<const std::vector<ProxyPair>> pieces, std::vector<ProxyPair>& out) {
+    std::size_t total = out.size();
+    for (const std::vector<ProxyPair>& piece : pieces) total += piece.size();
+    out.reserve(total);
+    for (const std::vector<ProxyPair>& piece : pieces)
+        out.insert(out.end(), piece.begin(), piece.end());
 }
 
 void BuiltInBroadPhase::findPairs(std::vector<ProxyPair>& out) {
@@ -65,8 +103,20 @@ void BuiltInBroadPhase::pairsOfByFullSearch(std::vector<ProxyPair>& out) {
     sortPairsWithFlagged(out, m_pairsOf.sort, m_pairsOf.isMoved.data(), m_proxies.capacity() - 1);
 }
 
+std::int32_t BuiltInBroadPhase::pairSearchPieces() const noexcept {
+    // Below this many proxies a search takes tens of microseconds: not worth waking a worker.
+    constexpr std::size_t kProxiesForPieces = 4096;
+    if (m_workers == nullptr || !runsInParallel(*m_workers) || size() < kProxiesForPieces) return 1;
+    // A few pieces per worker even out cells of unequal crowding.
+    return 4 * m_workers->workerCount;
+}
+
 std::size_t BuiltInBroadPhase::pairScratchBytes() const noexcept {
-    return m_pairsOf.sort.capacity() * sizeof(ProxyPair) + m_pairsOf.isMoved.capacity();
+    std::size_t bytes =
+        m_pairsOf.sort.capacity() * sizeof(ProxyPair) + m_pairsOf.isMoved.capacity();
+    for (const std::vector<ProxyPair>& piece : m_pairsOf.pieces)
+        bytes += piece.capacity() * sizeof(ProxyPair);
+    return bytes;
 }
 
 void BuiltInBroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
@@ -84,7 +134,8 @@ void BuiltInBroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<
         pairsOfByFullSearch(out);
     } else {
         pairsOfByQueries(
-            *this, moved, [&](ProxyId proxy) { return m_proxies.box(proxy); }, m_pairsOf, out);
+            *this, moved, [&](ProxyId proxy) { return m_proxies.box(proxy); }, m_pairsOf, out,
+            m_workers);
     }
     unmarkMoved(moved, m_pairsOf.isMoved.data());
 }

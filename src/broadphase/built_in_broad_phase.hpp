@@ -16,13 +16,15 @@
 #include "broadphase/proxy_table.hpp"
 #include "rigid2d/broad_phase.hpp"
 #include "rigid2d/function_ref.hpp"
+#include "rigid2d/types.hpp"
 
 namespace rigid2d::detail {
 
 /// Storage findPairsOf reuses from call to call, so the step allocates nothing.
 struct PairsOfScratch {
-    std::vector<std::uint8_t> isMoved; ///< by proxy id; all 0 between calls
-    std::vector<ProxyPair> sort;       ///< sortPairs' scratch (findPairs' too)
+    std::vector<std::uint8_t> isMoved;          ///< by proxy id; all 0 between calls
+    std::vector<ProxyPair> sort;                ///< sortPairs' scratch (findPairs' too)
+    std::vector<std::vector<ProxyPair>> pieces; ///< each piece's pairs, when searched in pieces
 };
 
 /// Refuses `moved` for listing `proxy`, which is not live, or live but listed twice.
@@ -44,10 +46,13 @@ void markMoved(std::span<const ProxyId> moved, IsLive&& isLive, std::uint8_t* is
         isMoved[index] = 1;
     }
 }
-/// findPairsOf by one query per moved proxy (marked in scratch.isMoved), its box from boxOf.
+/// findPairsOf by one query per moved proxy (marked in scratch.isMoved), its box from boxOf;
+/// on `workers` (core/parallel_for.hpp) in pieces when there are many.
 void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> moved,
                       FunctionRef<AABB(ProxyId)> boxOf, PairsOfScratch& scratch,
-                      std::vector<ProxyPair>& out);
+                      std::vector<ProxyPair>& out, const WorldDef* workers = nullptr);
+/// Appends every piece's pairs to `out`, in piece order.
+void joinPieces(std::span<const std::vector<ProxyPair>> pieces, std::vector<ProxyPair>& out);
 class BuiltInBroadPhase : public BroadPhase {
 public:
     /// Every pair of overlapping proxies once, as (a, b) with a < b, in no particular order:
@@ -61,12 +66,19 @@ public:
     /// From how many moved proxies one full search costs less than a query per moved proxy. The
     /// default suits structures whose queries are sublinear in the proxy count.
     [[nodiscard]] virtual std::size_t fullSearchFrom() const { return size() / 4 + 1; }
+    /// The world whose workers a kind may spread its full search over (core/parallel_for.hpp);
+    /// nullptr: the calling thread only. Set by the world that owns the broad phase.
+    virtual void setWorkers(const WorldDef* def) noexcept { m_workers = def; }
 
 protected:
+    /// Into how many pieces a kind that can split its full search should split it now: 1 when
+    /// it has no workers or too few proxies for a hand-over to pay.
+    [[nodiscard]] std::int32_t pairSearchPieces() const noexcept;
     /// Bytes of the pair search's scratch, for stats().
     [[nodiscard]] std::size_t pairScratchBytes() const noexcept;
 
     ProxyTable m_proxies;
+    const WorldDef* m_workers = nullptr;
 
 private:
     /// findPairsOf by collectPairs, kept to the pairs with a proxy marked in m_pairsOf.isMoved

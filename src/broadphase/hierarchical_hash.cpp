@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <utility>
 
 #include "broadphase/cells/candidates.hpp"
 #include "broadphase/cells/cell_ray.hpp"
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
+#include "core/parallel_for.hpp"
 
 namespace rigid2d::detail {
 
@@ -129,37 +131,70 @@ void HierarchicalHash::remove(ProxyId proxy) {
 void HierarchicalHash::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     rebuildIfSizesDrifted();
-    const auto& boxes = m_proxies.boxes();
-    std::size_t tests = 0;
     m_occupiedLevels.clear();
-    for (std::uint32_t l = 0; l < m_levels.size(); ++l) {
-        if (m_levels[l].proxies() == 0) continue;
-        m_occupiedLevels.push_back(l);
-        tests += m_levels[l].collectPairs(boxes, m_cellEntries, out);
+    for (std::uint32_t l = 0; l < m_levels.size(); ++l)
+        if (m_levels[l].proxies() != 0) m_occupiedLevels.push_back(l);
+    const std::int32_t pieces = pairSearchPieces();
+    if (pieces == 1) {
+        m_overlapTests = collectPairPiece(0, 1, m_cellEntries, out);
+        return;
     }
+    // Each piece into its own list; the order they are joined in does not matter, as the pairs
+    // are sorted before anyone sees them.
+    const auto count = static_cast<std::size_t>(pieces);
+    if (m_piecePairs.size() < count) {
+        m_piecePairs.resize(count);
+        m_pieceEntries.resize(count);
+        m_pieceTests.resize(count);
+    }
+    parallelFor(*m_workers, pieces, 1, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+        for (auto p = static_cast<std::size_t>(begin); p < static_cast<std::size_t>(end); ++p) {
+            m_piecePairs[p].clear();
+            m_pieceTests[p] = collectPairPiece(p, count, m_pieceEntries[p], m_piecePairs[p]);
+        }
+    });
+    joinPieces(std::span(m_piecePairs).first(count), out);
+    m_overlapTests = 0;
+    for (std::size_t p = 0; p < count; ++p) m_overlapTests += m_pieceTests[p];
+}
+
+std::size_t HierarchicalHash::collectPairPiece(std::size_t piece, std::size_t pieces,
+                                               std::vector<CellEntry>& entries,
+                                               std::vector<ProxyPair>& out) const {
+    const auto& boxes = m_proxies.boxes();
+    const auto slice = [&](std::size_t n) {
+        return std::pair{n * piece / pieces, n * (piece + 1) / pieces};
+    };
+    std::size_t tests = 0;
+    for (const std::uint32_t l : m_occupiedLevels)
+        tests += m_levels[l].collectPairs(boxes, entries, out, piece, pieces);
     // Across levels: the finer proxy of each pair looks up the coarser levels.
     if (m_occupiedLevels.size() > 1) {
         const auto& live = m_proxies.liveFlags();
         const std::uint32_t coarsest = m_occupiedLevels.back();
-        for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
+        const auto [first, last] = slice(m_proxies.capacity());
+        for (std::size_t id = first; id < last; ++id) {
             if (live[id] == 0 || m_placement[id].level >= coarsest) continue;
             const std::uint32_t own = m_placement[id].level;
-            for (std::uint32_t l : m_occupiedLevels) {
-                if (l > own) tests += m_levels[l].pairsWith(id, boxes[id], boxes, out);
+            for (const std::uint32_t l : m_occupiedLevels) {
+                if (l > own)
+                    tests += m_levels[l].pairsWith(static_cast<std::uint32_t>(id), boxes[id], boxes,
+                                                   out);
             }
         }
     }
-    for (std::size_t i = 0; i < m_outliers.size(); ++i) {
+    const auto [first, last] = slice(m_outliers.size());
+    for (std::size_t i = first; i < last; ++i) {
         const std::uint32_t id = m_outliers[i];
         const AABB& box = boxes[id];
-        for (std::uint32_t l : m_occupiedLevels)
+        for (const std::uint32_t l : m_occupiedLevels)
             tests += m_levels[l].pairsWith(id, box, boxes, out);
         for (std::size_t j = i + 1; j < m_outliers.size(); ++j) {
             ++tests;
             if (overlaps(box, boxes[m_outliers[j]])) out.push_back(orderedPair(id, m_outliers[j]));
         }
     }
-    m_overlapTests = tests;
+    return tests;
 }
 
 void HierarchicalHash::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
@@ -203,6 +238,9 @@ BroadPhaseStats HierarchicalHash::stats() const {
                     m_outliers.capacity() * sizeof(std::uint32_t) +
                     m_levels.capacity() * sizeof(HashLevel) +
                     m_cellEntries.capacity() * sizeof(CellEntry) + pairScratchBytes();
+    for (std::size_t p = 0; p < m_piecePairs.size(); ++p)
+        s.memoryBytes += m_pieceEntries[p].capacity() * sizeof(CellEntry) +
+                         m_piecePairs[p].capacity() * sizeof(ProxyPair);
     for (const HashLevel& level : m_levels) {
         s.cells += level.occupied();
         s.memoryBytes += level.memoryBytes();

@@ -103,6 +103,12 @@ private:
     [[nodiscard]] std::uint32_t levelOfExtent(const AABB& box) const noexcept;
     void attach(std::uint32_t id, const AABB& box);
     void detach(std::uint32_t id);
+    /// The full search's pairs of piece `piece` of `pieces` (each level's cells, the proxies
+    /// searching coarser levels and the outliers, each cut into `pieces` runs), appended to `out`.
+    /// Returns the box tests done.
+    std::size_t collectPairPiece(std::size_t piece, std::size_t pieces,
+                                 std::vector<CellEntry>& entries,
+                                 std::vector<ProxyPair>& out) const;
     /// Budget of cells a query may visit before a plain scan of every proxy is cheaper.
     [[nodiscard]] std::int64_t cellBudget() const noexcept {
         return 4 * static_cast<std::int64_t>(m_proxies.size()) + 64;
@@ -121,6 +127,10 @@ private:
 
     std::vector<CellEntry> m_cellEntries;        ///< findPairs scratch
     std::vector<std::uint32_t> m_occupiedLevels; ///< findPairs scratch
+    // findPairs scratch, when in pieces: each piece's pairs, cell entries and box tests.
+    std::vector<std::vector<ProxyPair>> m_piecePairs;
+    std::vector<std::vector<CellEntry>> m_pieceEntries;
+    std::vector<std::size_t> m_pieceTests;
     std::size_t m_overlapTests = 0;
 };
 

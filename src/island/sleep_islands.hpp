@@ -13,7 +13,8 @@
 
 namespace rigid2d::detail {
 
-/// `links` holds pairs of body slots (2 entries per link, slots < sleepTimes.size()). On return
+/// `links` holds pairs of body slots (2 entries per link, slots < sleepTimes.size(); a slot linked
+/// to itself joins nothing). On return
 /// `sleeps[slot]` is 1 for every body of an island ready to sleep. Returns the number of islands.
 std::size_t findSleepingIslands(std::span<const float> sleepTimes,
                                 std::span<const std::uint32_t> links, float timeToSleep,

@@ -15,6 +15,7 @@ namespace rigid2d::detail {
 struct PairStageScratch {
     std::vector<ProxyId> movedProxies;   ///< the question to the broad phase (findPairsOf)
     std::vector<ProxyPair> movedPairs;   ///< its answer
+    std::vector<std::uint64_t> pairKeys; ///< per moved pair: its key if new, else 0
     std::vector<std::uint64_t> newPairs; ///< pair keys without a contact yet, sorted
 };
 

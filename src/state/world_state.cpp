@@ -23,7 +23,14 @@ std::uint64_t nextWorldSerial() {
 
 WorldState::WorldState(const WorldDef& worldDef) : def(worldDef), serial(nextWorldSerial()) {
     broadPhase = makeBroadPhase(def.broadPhase, def.broadPhaseConfig);
+    lendWorkersToBroadPhase();
     contactStage.workerCounts.resize(static_cast<std::size_t>(def.workerCount));
+}
+
+void WorldState::lendWorkersToBroadPhase() noexcept {
+    // A user-written kind searches on the thread that calls it, as the interface promises.
+    if (auto* builtIn = dynamic_cast<BuiltInBroadPhase*>(broadPhase.get()))
+        builtIn->setWorkers(&def);
 }
 
 Body& WorldState::checkedBody(BodyId id, std::string_view function) {
@@ -107,7 +114,10 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
     });
     proxyShape[toIndex(shape.proxy)] = kNullIndex;
     broadPhase->remove(shape.proxy);
-    if (shape.staticProxy != ProxyId::Null) staticShapes.remove(shape.staticProxy);
+    if (shape.staticProxy != ProxyId::Null) {
+        staticShapes.remove(shape.staticProxy);
+        if (hasNoArea(shape.type)) --staticWallCount;
+    }
     // Unlink from the body's shape list.
     std::uint32_t* link = &body.firstShape;
     while (*link != shapeIndex) link = &shapes[*link].nextInBody;

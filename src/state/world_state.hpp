@@ -76,10 +76,15 @@ struct WorldState {
     std::size_t jointCount = 0;
 
     std::unique_ptr<BroadPhase> broadPhase;
+    /// Lets a built-in broad phase spread its full search over this world's workers.
+    void lendWorkersToBroadPhase() noexcept;
     /// Static non-sensor shapes by their fat boxes, as the broad phase holds them (user data:
     /// the shape), for the sweeps of continuous collision, which want nothing else: in the broad
     /// phase those queries visited every moving shape near a falling body.
     DynamicTree staticShapes;
+    /// How many of them are segments or chain links: without any, the thin-wall check of
+    /// continuous collision has nothing to find and is skipped.
+    std::size_t staticWallCount = 0;
     std::vector<std::uint32_t> proxyShape; ///< proxy id -> shape slot
     std::vector<std::uint32_t> movedShapes;
 

@@ -208,6 +208,7 @@ float centreCrossing(Vec2 start, Vec2 translation, Vec2 p1, Vec2 p2, Vec2 n, boo
 // step. The body goes back to the earliest crossing; its translation of the step is shortened
 // alike, so the sweep starts from the same place.
 void stopCentresAtThinWalls(WorldState& state) {
+    if (state.staticWallCount == 0) return;
     std::vector<std::uint8_t>& touching = state.continuousStage.touchesWall;
     touching.assign(state.awakeBodies.size() + 1, 0);
     const auto isThinStaticWall = [&](std::uint32_t shape) {

@@ -139,14 +139,15 @@ void dropImpulsesOfResetBodies(WorldState& state, std::span<const std::uint32_t>
     return true;
 }
 
-// Items per piece of the gather and the write-back: tens of microseconds of work each, more than
-// it takes to hand a piece to a worker that was asleep.
-constexpr std::int32_t kBodiesPerPiece = 2048;
-constexpr std::int32_t kConstraintsPerPiece = 2048;
+// Items per piece of the gather and the write-back: ten microseconds of work or more each, and
+// enough pieces that a scene of a few thousand bodies gives every worker several (with a few
+// large pieces, one worker is left with the last).
+constexpr std::int32_t kBodiesPerPiece = 512;
+constexpr std::int32_t kConstraintsPerPiece = 512;
 // The contact gather counts and then fills fixed segments of the contact array, so where each
 // constraint lands does not depend on how the segments are handed out.
 constexpr std::uint32_t kContactsPerSegment = 1024;
-constexpr std::int32_t kSegmentsPerPiece = 4;
+constexpr std::int32_t kSegmentsPerPiece = 1;
 
 // Awake bodies [begin, end) into their solver slots (slot i + 1 for awake body i).
 void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {

@@ -100,12 +100,9 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     if (polygonal && reuseManifold(contact.cache, a, b, margin, tolerance, manifold)) {
         ++reused;
     } else {
-        Manifold fresh;
-        if (!polygonal) {
-            fresh = collideAt(margin);
-        } else {
-            const float wider = cacheMargin(margin, tolerance);
-            fresh = collideAt(wider);
+        const float wider = polygonal ? cacheMargin(margin, tolerance) : margin;
+        Manifold fresh = collideAt(wider);
+        if (polygonal) {
             contact.cache = rememberManifold(fresh, a, b, wider);
             dropBeyond(fresh, margin);
         }

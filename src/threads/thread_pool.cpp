@@ -36,12 +36,23 @@ struct Task {
     std::int32_t itemCount = 0;
     std::int32_t pieceRange = 1;
     std::int32_t pieceCount = 0;
-    std::int32_t claimed = 0;  ///< pieces handed out; guarded by the pool's mutex
-    std::int32_t done = 0;     ///< pieces finished; guarded by the pool's mutex
+    std::int32_t claimed = 0; ///< pieces handed out; guarded by the pool's mutex
+    /// Pieces finished; written under the pool's mutex, read without it by a finisher that
+    /// watches for the last one.
+    std::atomic<std::int32_t> done{0};
     std::fenv_t environment{}; ///< the enqueuing thread's floating-point environment
 };
 
 } // namespace
+
+// How long an idle worker watches the queue before it sleeps: a step's parallel stages are
+// separated by serial ones of up to a few hundred microseconds, and waking a sleeping thread
+// takes tens of microseconds on the critical path of every stage.
+constexpr std::chrono::microseconds kWatchQueue{400};
+// How long the thread that finishes a task watches for the pieces run elsewhere.
+constexpr std::chrono::microseconds kWatchPieces{200};
+// How long either watches without giving its core up.
+constexpr std::chrono::microseconds kWatchAlone{20};
 
 struct ThreadPool::Shared {
     std::int32_t workerCount = 1;
@@ -81,21 +92,29 @@ struct ThreadPool::Shared {
         const std::int32_t end = std::min(begin + task.pieceRange, task.itemCount);
         task.function(begin, end, worker, task.context);
         lock.lock();
-        if (++task.done == task.pieceCount) pieceDone.notify_all();
+        if (task.done.fetch_add(1, std::memory_order_release) + 1 == task.pieceCount)
+            pieceDone.notify_all();
     }
 
-    // Watches the queue without the lock for up to kWatch, or until a task comes.
-    void watch(std::unique_lock<std::mutex>& lock) {
-        constexpr auto kWatch = std::chrono::microseconds(50);
+    // Watches, without the lock, for up to `time` or until `seen()`. After the first few
+    // microseconds it offers its core between looks: a thread the scheduler put on the same core
+    // (the one being waited for, often) then runs at once instead of after the watch.
+    template <class Seen>
+    static void watch(std::unique_lock<std::mutex>& lock, std::chrono::microseconds time,
+                      Seen seen) {
         lock.unlock();
-        const auto until = std::chrono::steady_clock::now() + kWatch;
+        const auto start = std::chrono::steady_clock::now();
+        const auto politeFrom = start + kWatchAlone;
+        const auto until = start + time;
         bool found = false;
         while (!found) {
             for (int i = 0; i < 64 && !found; ++i) {
                 RIGID2D_SPIN_PAUSE();
-                found = queued.load(std::memory_order_relaxed) != 0;
+                found = seen();
             }
-            if (std::chrono::steady_clock::now() >= until) break;
+            const auto now = std::chrono::steady_clock::now();
+            if (now >= until) break;
+            if (now >= politeFrom) std::this_thread::yield();
         }
         lock.lock();
     }
@@ -103,7 +122,9 @@ struct ThreadPool::Shared {
     void work(std::int32_t worker) {
         std::unique_lock<std::mutex> lock(mutex);
         for (;;) {
-            if (queue.empty() && !stopping) watch(lock);
+            if (queue.empty() && !stopping)
+                watch(lock, kWatchQueue,
+                      [&] { return queued.load(std::memory_order_relaxed) != 0; });
             taskQueued.wait(lock, [&] { return stopping || !queue.empty(); });
             if (queue.empty()) return; // stopping, and nothing left to do
             Task& task = *queue.front();
@@ -166,7 +187,8 @@ void* ThreadPool::enqueueTask(TaskFunction* function, std::int32_t itemCount, st
     }
     Task* task = shared.freeTasks.back();
     shared.freeTasks.pop_back();
-    *task = Task{};
+    task->claimed = 0;
+    task->done.store(0, std::memory_order_relaxed);
     task->function = function;
     task->context = taskContext;
     task->itemCount = itemCount;
@@ -190,7 +212,13 @@ void ThreadPool::finishTask(void* handle, void* pool) {
         const std::int32_t piece = shared.claim(task);
         shared.run(task, piece, 0, lock);
     }
-    shared.pieceDone.wait(lock, [&] { return task.done == task.pieceCount; });
+    const auto allDone = [&] {
+        return task.done.load(std::memory_order_acquire) == task.pieceCount;
+    };
+    // The last pieces elsewhere are usually microseconds from done: sleeping now would add a
+    // wake-up to the step's critical path.
+    if (!allDone()) Shared::watch(lock, kWatchPieces, allDone);
+    shared.pieceDone.wait(lock, allDone);
     shared.freeTasks.push_back(&task);
 }
 

@@ -517,6 +517,8 @@ void insertProxies(WorldState& s) {
         shape.staticProxy = s.bodies[shape.body].type == BodyType::Static && !shape.isSensor
                                 ? s.staticShapes.insert(shape.fatBox, i)
                                 : ProxyId::Null;
+        if (shape.staticProxy != ProxyId::Null && detail::hasNoArea(shape.type))
+            ++s.staticWallCount;
     }
 }
 

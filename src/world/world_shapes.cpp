@@ -80,8 +80,10 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
         if (s.movedShapes.size() == s.movedShapes.capacity())
             s.movedShapes.reserve(std::max<std::size_t>(64, 2 * s.movedShapes.capacity()));
         // Last: nothing after it in this block may throw, or the catch would leave it in.
-        if (s.bodies[bodyId.index].type == BodyType::Static && !proto.isSensor)
+        if (s.bodies[bodyId.index].type == BodyType::Static && !proto.isSensor) {
             proto.staticProxy = s.staticShapes.insert(proto.fatBox, index);
+            if (detail::hasNoArea(proto.type)) ++s.staticWallCount;
+        }
     } catch (...) {
         s.broadPhase->remove(proto.proxy);
         throw;

@@ -20,3 +20,14 @@ TEST_CASE("islands sleep as a whole") {
     CHECK(parent[2] == 0);
     CHECK(parent[4] == 3);
 }
+
+TEST_CASE("a body linked to itself joins no island") {
+    // The sleep stage links each constraint with a static or kinematic side to its awake body.
+    const std::vector<float> times{1.0f, 0.2f, 0.9f};
+    const std::vector<std::uint32_t> links{0, 0, 1, 1, 2, 2, 2, 2};
+    std::vector<std::uint32_t> parent;
+    std::vector<float> islandTime;
+    std::vector<std::uint8_t> sleeps;
+    CHECK(findSleepingIslands(times, links, 0.5f, parent, islandTime, sleeps) == 3);
+    CHECK(sleeps == std::vector<std::uint8_t>{1, 0, 1});
+}

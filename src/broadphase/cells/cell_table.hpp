@@ -26,8 +26,15 @@ public:
     /// Calls f(key, bucket) for every occupied cell, in table order.
     template <class F>
     void forEachCell(F&& f) const {
-        for (const Slot& s : m_slots)
-            if (s.bucket.count != 0) f(s.key, s.bucket);
+        forEachCellOfSlice(0, 1, f);
+    }
+    /// forEachCell over slice `slice` of `slices` equal runs of the table's slots: the slices
+    /// together visit every occupied cell once.
+    template <class F>
+    void forEachCellOfSlice(std::size_t slice, std::size_t slices, F&& f) const {
+        const std::size_t end = m_slots.size() * (slice + 1) / slices;
+        for (std::size_t i = m_slots.size() * slice / slices; i < end; ++i)
+            if (m_slots[i].bucket.count != 0) f(m_slots[i].key, m_slots[i].bucket);
     }
 
     [[nodiscard]] std::size_t size() const noexcept { return m_size; }

@@ -7,9 +7,10 @@ namespace rigid2d::detail {
 // Two proxies (the common case in sparse scenes) are tested straight from the bucket; more are
 // gathered with their boxes first, so that pairsInCell reads contiguous memory.
 std::size_t HashLevel::collectPairs(const std::vector<AABB>& boxes, std::vector<CellEntry>& entries,
-                                    std::vector<ProxyPair>& out) const {
+                                    std::vector<ProxyPair>& out, std::size_t slice,
+                                    std::size_t slices) const {
     std::size_t tests = 0;
-    m_table.forEachCell([&](std::uint64_t key, const CellBucket& bucket) {
+    m_table.forEachCellOfSlice(slice, slices, [&](std::uint64_t key, const CellBucket& bucket) {
         if (bucket.count < 2) return;
         const std::int32_t x = cellXOf(key);
         const std::int32_t y = cellYOf(key);

@@ -77,10 +77,12 @@ public:
         }
     }
 
-    /// Appends every pair of the level's proxies whose boxes overlap, each once (unsorted);
+    /// Appends every pair of the level's proxies whose boxes overlap, each once (unsorted), of
+    /// the cells in slice `slice` of `slices` of the table (CellTable::forEachCellOfSlice);
     /// `entries` is reused storage. Returns the box tests done.
     std::size_t collectPairs(const std::vector<AABB>& boxes, std::vector<CellEntry>& entries,
-                             std::vector<ProxyPair>& out) const;
+                             std::vector<ProxyPair>& out, std::size_t slice = 0,
+                             std::size_t slices = 1) const;
 
     /// Appends the pairs between proxy `id` (box `box`) and the level's proxies its box
     /// overlaps, each once; `id` itself is skipped. Returns the box tests done.
