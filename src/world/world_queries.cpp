@@ -1,4 +1,5 @@
 // Queries (broad phase first, then exact shape tests), broad-phase swapping and debug drawing.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -38,10 +39,21 @@ void requireEndInRange(std::string_view fn, Vec2 point, Vec2 translation) {
 
 bool shapeOverlaps(const detail::Shape& shape, const detail::Body& body, const AABB& region) {
     if (detail::isPolygonal(shape.type)) {
-        const Vec2 half = 0.5f * (region.upper - region.lower);
+        // The region cut to the shape's bounds padded by their size: the same overlap, and a box
+        // near the shape, so the distance's differences of points stay within the float range
+        // however far the region reaches (a region 1e38 wide overflowed them).
+        const AABB bounds = detail::shapeBounds(shape, body);
+        const Vec2 size = bounds.upper - bounds.lower;
+        const float pad = std::max({size.x, size.y, 1.0f});
+        const Vec2 lower{std::max(region.lower.x, bounds.lower.x - pad),
+                         std::max(region.lower.y, bounds.lower.y - pad)};
+        const Vec2 upper{std::min(region.upper.x, bounds.upper.x + pad),
+                         std::min(region.upper.y, bounds.upper.y + pad)};
+        if (lower.x > upper.x || lower.y > upper.y) return false;
+        const Vec2 half = 0.5f * (upper - lower);
         detail::ShapeGeometry box;
         box.type = ShapeType::Box;
-        box.polygon = detail::makeBoxPolygon(half, 0.5f * (region.lower + region.upper), {});
+        box.polygon = detail::makeBoxPolygon(half, 0.5f * (lower + upper), {});
         return detail::shapesOverlap(detail::makeProxy(detail::geometryOf(shape)),
                                      detail::transformOf(shape, body), detail::makeProxy(box), {});
     }

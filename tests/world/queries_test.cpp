@@ -177,3 +177,32 @@ TEST_CASE("shape queries refuse bad shapes and poses, naming the field") {
                                            {std::numeric_limits<float>::quiet_NaN(), 0.0f});
           }).find("translation") != std::string::npos);
 }
+
+TEST_CASE("queryAABB with a region reaching to the float's limits finds turning shapes exactly") {
+    // The overlap test builds a box of the region: one 1e38 wide made the distance's sums
+    // overflow (found by the api-ops fuzzer under float traps).
+    World world(staticDef());
+    BodyDef def;
+    def.type = BodyType::Dynamic;
+    def.position = {3.0f, -2.0f};
+    def.angle = 0.5f;
+    const BodyId turning = world.createBody(def);
+    world.createCapsule(turning, ShapeDef{}, {{-1.0f, 0.0f}, {1.0f, 0.0f}, 0.25f});
+    std::vector<BodyId> found;
+    const auto collect = [&](const AABB& region) {
+        found.clear();
+        world.queryAABB(region, [&](ShapeId s) {
+            found.push_back(world.shapeBody(s));
+            return true;
+        });
+    };
+    collect(AABB{{-1e38f, -1e38f}, {1e38f, 1e38f}});
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == turning);
+    // Huge, but only up to a line that passes below the capsule's lowest point (y = -2.73)
+    // though inside its bounding box's reach once fattened.
+    collect(AABB{{-1e38f, -1e38f}, {1e38f, -2.8f}});
+    CHECK(found.empty());
+    collect(AABB{{-1e38f, -1e38f}, {1e38f, -2.6f}});
+    CHECK(found.size() == 1);
+}
