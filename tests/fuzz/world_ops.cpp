@@ -470,7 +470,8 @@ void WorldOps::runOne(FuzzInput& in, unsigned op) {
         const Vec2 amount = in.vec2();
         // Usually at the body, sometimes anywhere (a lever arm of 1e30 m).
         Vec2 point = in.vec2();
-        if (in.flag() && m_world.isValid(body)) point = m_world.worldCenterOfMass(body) + point;
+        if (in.flag() && m_world.isValid(body))
+            point = offsetOrAsIs(m_world.worldCenterOfMass(body), point);
         if (op == kApplyForce)
             (void)attempt("World::applyForce", [&] { m_world.applyForce(body, amount, point); });
         else

@@ -5,6 +5,7 @@
 // (run some ops, snapshot, restore into a second World, run the rest of the ops in both, compare
 // traces).
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,6 +19,13 @@ namespace rigid2d::fuzz {
 
 /// Prints every call and its outcome to stderr (RIGID2D_FUZZ_VERBOSE=1), to read a crasher.
 void setVerbose(bool verbose);
+
+/// origin + offset where that stays within the float range, else offset: the harness must not
+/// overflow where the library would not.
+[[nodiscard]] inline Vec2 offsetOrAsIs(Vec2 origin, Vec2 offset) noexcept {
+    const double x = double{origin.x} + offset.x, y = double{origin.y} + offset.y;
+    return std::fabs(x) < 3e38 && std::fabs(y) < 3e38 ? origin + offset : offset;
+}
 
 /// Prints what broke and aborts, so libFuzzer keeps the input as a crash.
 [[noreturn]] void violation(std::string_view rule, std::string_view detail);
