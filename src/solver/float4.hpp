@@ -43,6 +43,13 @@ struct Float4 {
     [[nodiscard]] static unsigned laneBits(Float4 mask) noexcept {
         return static_cast<unsigned>(_mm_movemask_ps(mask.v));
     }
+    /// `a`, as a value the optimiser cannot see through: a division of lanes a select made safe
+    /// then stays after the select (folded into it, the division of every lane would raise
+    /// divide-by-zero where floating-point traps are on).
+    [[nodiscard]] static Float4 opaque(Float4 a) noexcept {
+        asm("" : "+x"(a.v));
+        return a;
+    }
     [[nodiscard]] static Float4 select(Float4 mask, Float4 a, Float4 b) noexcept {
         return {_mm_or_ps(_mm_and_ps(mask.v, a.v), _mm_andnot_ps(mask.v, b.v))};
     }

@@ -52,6 +52,13 @@ struct Float8 {
     [[nodiscard]] static unsigned laneBits(Float8 mask) noexcept {
         return static_cast<unsigned>(_mm256_movemask_ps(mask.v));
     }
+    /// `a`, as a value the optimiser cannot see through: a division of lanes a select made safe
+    /// then stays after the select (folded into it, the division of every lane would raise
+    /// divide-by-zero where floating-point traps are on).
+    [[nodiscard]] static Float8 opaque(Float8 a) noexcept {
+        asm("" : "+x"(a.v));
+        return a;
+    }
     [[nodiscard]] static Float8 select(Float8 mask, Float8 a, Float8 b) noexcept {
         return {_mm256_blendv_ps(b.v, a.v, mask.v)};
     }

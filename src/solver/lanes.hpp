@@ -112,6 +112,10 @@ struct PortableLanes {
         for (int i = 0; i < N; ++i) bits |= (toBits(mask.v[i]) >> 31) << i;
         return bits;
     }
+    /// Float4::opaque's counterpart: the bitwise select below is not folded into a division.
+    [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes opaque(PortableLanes a) noexcept {
+        return a;
+    }
     [[nodiscard]] static RIGID2D_ALWAYS_INLINE PortableLanes select(PortableLanes mask,
                                                                     PortableLanes a,
                                                                     PortableLanes b) noexcept {

@@ -72,7 +72,7 @@ RIGID2D_ALWAYS_INLINE void solvePoint(WideJoint<F::width>& c, const WideBodies<F
     const F det = k11 * k22 - k12 * k12;
     // A singular K (both bodies immovable, an unused lane) keeps det, 0: no division by zero.
     const F regular = F::notEqual(det, zero);
-    const F invDet = F::select(regular, one / F::select(regular, det, one), det);
+    const F invDet = F::select(regular, one / F::opaque(F::select(regular, det, one)), det);
     const F kx = invDet * (k22 * rx - k12 * ry);
     const F ky = invDet * (k11 * ry - k12 * rx);
     const F oldX = F::load(c.impulseX), oldY = F::load(c.impulseY);
