@@ -1,10 +1,21 @@
 #include "geometry/ray_casts.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 namespace rigid2d::detail {
 namespace {
+
+// numerator / denominator, the bits the float division gives (a quotient taken in double and
+// rounded to float is the correctly rounded one), or false where that would overflow: a ray
+// almost parallel to a face far from its origin divides by next to nothing.
+bool divideInRange(float numerator, float denominator, float& quotient) {
+    const double q = double{numerator} / double{denominator};
+    if (!(std::fabs(q) <= double{FLT_MAX})) return false;
+    quotient = static_cast<float>(q);
+    return true;
+}
 
 // Distance from p to the core of a polygon: 0 inside it (three or more vertices), else the
 // distance to the nearest edge.
@@ -16,15 +27,19 @@ float distanceToCore(const Polygon& polygon, Vec2 p) {
         }
         if (inside) return 0.0f;
     }
-    float best = INFINITY;
+    // In double: a ray may start anywhere in the float range, where a squared distance is not
+    // a float.
+    double best = INFINITY;
     for (int i = 0; i < polygon.count; ++i) {
         const Vec2 v = polygon.vertices[i];
-        const Vec2 e = polygon.vertices[i + 1 < polygon.count ? i + 1 : 0] - v;
-        const float u = std::clamp(dot(p - v, e) / dot(e, e), 0.0f, 1.0f);
-        const Vec2 q = v + u * e - p;
-        best = std::min(best, dot(q, q));
+        const Vec2 w = polygon.vertices[i + 1 < polygon.count ? i + 1 : 0];
+        const double ex = double{w.x} - double{v.x}, ey = double{w.y} - double{v.y};
+        const double px = double{p.x} - double{v.x}, py = double{p.y} - double{v.y};
+        const double u = std::clamp((px * ex + py * ey) / (ex * ex + ey * ey), 0.0, 1.0);
+        const double qx = u * ex - px, qy = u * ey - py;
+        best = std::min(best, qx * qx + qy * qy);
     }
-    return std::sqrt(best);
+    return static_cast<float>(std::min(std::sqrt(best), double{FLT_MAX}));
 }
 
 // A sharp polygon is the intersection of its edges' half-planes: the cast is inside all of them
@@ -41,10 +56,12 @@ bool castAtSharpPolygon(const Polygon& polygon, Vec2 origin, Vec2 translation, f
         if (denominator == 0.0f) {
             if (numerator < 0.0f) return false;
         } else if (denominator < 0.0f && numerator < lower * denominator) {
-            lower = numerator / denominator;
+            // A quotient beyond the float range is far past upper.
+            if (!divideInRange(numerator, denominator, lower)) return false;
             face = i;
         } else if (denominator > 0.0f && numerator < upper * denominator) {
-            upper = numerator / denominator;
+            // ... and here far below lower.
+            if (!divideInRange(numerator, denominator, upper)) return false;
         }
         if (upper < lower) return false;
     }
@@ -69,8 +86,9 @@ bool castAtRoundedPolygon(const Polygon& polygon, Vec2 origin, Vec2 translation,
         const float denominator = dot(n, translation);
         if (denominator >= 0.0f) continue; // moving away from (or along) this face
         const Vec2 v = polygon.vertices[i];
-        const float t = (radius - dot(n, origin - v)) / denominator;
-        if (t < 0.0f || t > best) continue;
+        float t;
+        if (!divideInRange(radius - dot(n, origin - v), denominator, t) || t < 0.0f || t > best)
+            continue;
         const Vec2 e = polygon.vertices[i + 1 < polygon.count ? i + 1 : 0] - v;
         const Vec2 p = origin + t * translation;
         const float u = dot(p - v, e);

@@ -43,6 +43,21 @@ TEST_CASE("ray casts: sharp polygons hit the face crossed, with its normal") {
     CHECK_FALSE(castSegmentAtPolygon(box, {-3.0f, 0.1f}, {0.0f, 0.0f}, 1.0f, hit)); // no motion
 }
 
+TEST_CASE("ray casts: a ray all but parallel to a face far away misses without overflowing") {
+    // Far to the box's right, going down with a drift of 1e-20: the right face's quotient is
+    // -1e50, beyond the float range (it overflowed, under the tests' float traps), and the ray
+    // misses; the same drift towards the box from its side, and a rounded box, alike.
+    const Polygon box = makeBox({1.0f, 1.0f});
+    SegmentHit hit;
+    CHECK_FALSE(castSegmentAtPolygon(box, {1e30f, 0.5f}, {1e-20f, -1.0f}, 1.0f, hit));
+    CHECK_FALSE(castSegmentAtPolygon(box, {1e30f, 0.5f}, {-1e-20f, -1.0f}, 1.0f, hit));
+    CHECK_FALSE(castSegmentAtPolygon(rounded({1.0f, 1.0f}, 0.1f), {1e30f, 0.5f}, {-1e-20f, -1.0f},
+                                     1.0f, hit));
+    // Still hit when the drift does reach it.
+    REQUIRE(castSegmentAtPolygon(box, {3.0f, 0.5f}, {-4.0f, 1e-20f}, 1.0f, hit));
+    CHECK(hit.fraction == doctest::Approx(0.5f));
+}
+
 TEST_CASE("ray casts: rounded polygons hit the pushed-out face or the corner arc") {
     const Polygon box = rounded({0.5f, 0.5f}, 0.1f);
     SegmentHit hit;
