@@ -66,10 +66,11 @@ struct BroadPhaseConfig {
     AABB worldBounds{{-1000.0f, -1000.0f}, {1000.0f, 1000.0f}};
     /// grid, spatial_hash, sorted_grid: cell edge in metres. 0 = automatic: about four (grid) or
     /// two (spatial_hash, sorted_grid) times the median proxy extent, re-derived when the sizes
-    /// inserted drift by more than 2x (sorted_grid: at every pair search). Hand-set sizes are kept.
+    /// inserted drift by more than 2x (sorted_grid: at every pair search). Hand-set sizes are kept;
+    /// at least kMinShapeSize.
     float cellSize = 0.0f;
-    /// hierarchical_hash: edge of the finest level's cells in metres (0 = automatic); each coarser
-    /// level doubles it.
+    /// hierarchical_hash: edge of the finest level's cells in metres (0 = automatic, else at least
+    /// kMinShapeSize); each coarser level doubles it.
     float finestCellSize = 0.0f;
     /// grid: upper bound on the number of cells (memory guard); the cell size grows to respect it.
     /// In [1, kMaxGridCells].

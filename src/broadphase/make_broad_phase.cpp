@@ -55,10 +55,16 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
     detail::require(config.worldBounds.lower.x < config.worldBounds.upper.x &&
                         config.worldBounds.lower.y < config.worldBounds.upper.y,
                     fn, "config.worldBounds", "must have a positive area", config.worldBounds);
-    detail::require(isFinite(config.cellSize) && config.cellSize >= 0.0f, fn, "config.cellSize",
-                    "must be finite and >= 0 (0 = automatic)", config.cellSize);
-    detail::require(isFinite(config.finestCellSize) && config.finestCellSize >= 0.0f, fn,
-                    "config.finestCellSize", "must be finite and >= 0 (0 = automatic)",
+    // A cell below kMinShapeSize means nothing for shapes at least that large, and one near the
+    // float's smallest values has no finite inverse.
+    const auto cellSizeOk = [](float size) {
+        return size == 0.0f || (isFinite(size) && size >= kMinShapeSize);
+    };
+    detail::require(cellSizeOk(config.cellSize), fn, "config.cellSize",
+                    "must be 0 (automatic) or finite and >= kMinShapeSize = 1e-6 m",
+                    config.cellSize);
+    detail::require(cellSizeOk(config.finestCellSize), fn, "config.finestCellSize",
+                    "must be 0 (automatic) or finite and >= kMinShapeSize = 1e-6 m",
                     config.finestCellSize);
     detail::require(config.maxGridCells > 0 && config.maxGridCells <= kMaxGridCells, fn,
                     "config.maxGridCells", "must be in [1, kMaxGridCells = 2^26]",

@@ -155,6 +155,19 @@ TEST_CASE("bad numbers to body functions and step are refused") {
         config.cellSize = -1.0f;
         f.world.setBroadPhase(BroadPhaseType::BruteForce, config);
     });
+    // A cell below the smallest shape, down to where its inverse is no float.
+    for (const float tiny : {5e-7f, 1e-30f, 1e-40f}) {
+        expectRefused(f, "makeBroadPhase", "config.cellSize", [&] {
+            BroadPhaseConfig config;
+            config.cellSize = tiny;
+            f.world.setBroadPhase(BroadPhaseType::SpatialHash, config);
+        });
+        expectRefused(f, "makeBroadPhase", "config.finestCellSize", [&] {
+            BroadPhaseConfig config;
+            config.finestCellSize = tiny;
+            f.world.setBroadPhase(BroadPhaseType::HierarchicalHash, config);
+        });
+    }
 }
 
 TEST_CASE("stale, null and foreign ids are refused") {
