@@ -66,7 +66,8 @@ public:
     /// From how many moved proxies one full search costs less than a query per moved proxy. The
     /// default suits structures whose queries are sublinear in the proxy count.
     [[nodiscard]] virtual std::size_t fullSearchFrom() const { return size() / 4 + 1; }
-    /// The world whose workers a kind may spread its full search over (core/parallel_for.hpp);
+    /// The world whose workers the pair search may spread over (core/parallel_for.hpp): the
+    /// queries of findPairsOf, and a kind's full search if it can cut it (pairSearchPieces);
     /// nullptr: the calling thread only. Set by the world that owns the broad phase.
     virtual void setWorkers(const WorldDef* def) noexcept { m_workers = def; }
 
