@@ -9,6 +9,7 @@
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
+#include "core/float_range.hpp"
 
 namespace rigid2d::detail {
 
@@ -128,7 +129,7 @@ AABB DynamicTree::fatBox(const AABB& box, const AABB& previous, float scale) noe
                               double{box.upper.x} + margin + std::max(aheadX, 0.0),
                               double{box.upper.y} + margin + std::max(aheadY, 0.0)};
     for (const double v : bounds)
-        if (!(std::fabs(v) <= double{FLT_MAX})) return box;
+        if (!fitsFloat(v)) return box;
     return {{static_cast<float>(bounds[0]), static_cast<float>(bounds[1])},
             {static_cast<float>(bounds[2]), static_cast<float>(bounds[3])}};
 }

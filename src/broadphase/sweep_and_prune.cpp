@@ -10,6 +10,7 @@
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
+#include "core/float_range.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -289,11 +290,8 @@ void SweepAndPrune::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
     const double p = origin[m_axis];
     const double d = double{translation[m_axis]} * double{maxFraction};
     const double margin = (std::fabs(p) + std::fabs(d)) * 1e-5 + double{FLT_MIN};
-    const auto toFloat = [](double x) {
-        return static_cast<float>(std::clamp(x, -double{FLT_MAX}, double{FLT_MAX}));
-    };
-    const float lo = toFloat(std::min(p, p + d) - margin);
-    const float hi = toFloat(std::max(p, p + d) + margin);
+    const float lo = clampToFloat(std::min(p, p + d) - margin);
+    const float hi = clampToFloat(std::max(p, p + d) + margin);
     const auto& boxes = m_proxies.boxes();
     forCandidates(lo, hi, [&](std::uint32_t index) {
         if (!segmentTouchesBox(origin, translation, maxFraction, boxes[index])) return true;

@@ -4,6 +4,8 @@
 #include <cfloat>
 #include <cmath>
 
+#include "core/float_range.hpp"
+
 namespace rigid2d::detail {
 namespace {
 
@@ -12,7 +14,7 @@ namespace {
 // almost parallel to a face far from its origin divides by next to nothing.
 bool divideInRange(float numerator, float denominator, float& quotient) {
     const double q = double{numerator} / double{denominator};
-    if (!(std::fabs(q) <= double{FLT_MAX})) return false;
+    if (!fitsFloat(q)) return false;
     quotient = static_cast<float>(q);
     return true;
 }

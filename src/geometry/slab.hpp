@@ -2,8 +2,7 @@
 // The fraction at which a segment crosses one face of a box's slab: the step every slab test
 // (ray against box, box against box sweep) takes per axis.
 
-#include <algorithm>
-#include <cfloat>
+#include "core/float_range.hpp"
 
 namespace rigid2d::detail {
 
@@ -11,7 +10,7 @@ namespace rigid2d::detail {
 /// denormal `d` or a box near the float's reach overflows (a trap where traps are on).
 [[nodiscard]] inline float slabFraction(float lo, float p, float d) noexcept {
     const double t = (double{lo} - double{p}) / double{d};
-    return static_cast<float>(std::clamp(t, -double{FLT_MAX}, double{FLT_MAX}));
+    return clampToFloat(t);
 }
 
 } // namespace rigid2d::detail

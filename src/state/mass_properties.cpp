@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/check.hpp"
+#include "core/float_range.hpp"
 #include "rigid2d/geometry.hpp"
 #include "state/world_state.hpp"
 
@@ -72,8 +73,6 @@ double reachFrom(const Shape& shape, double px, double py) {
                                                                        double{shape.halfExtents.y});
     return std::hypot(dx, dy) + extent;
 }
-
-bool fitsFloat(double value) { return std::isfinite(value) && std::fabs(value) <= double{FLT_MAX}; }
 
 // Mass-property sums must stay below this so that the float sums (which multiply by offsets of up
 // to kMaxShapeSize) cannot overflow either.

@@ -4,6 +4,8 @@
 #include <cfloat>
 #include <cmath>
 
+#include "core/float_range.hpp"
+
 namespace rigid2d::detail {
 
 RaySpan raySpan(Vec2 origin, Vec2 translation, float maxFraction, float cellSize) {
@@ -15,15 +17,12 @@ RaySpan raySpan(Vec2 origin, Vec2 translation, float maxFraction, float cellSize
                   std::abs(translation.x) * maxFraction, std::abs(translation.y) * maxFraction});
     // In double, each sum clamped to the float's range: a ray near the float's reach over big
     // cells would overflow.
-    const auto clamped = [](double v) {
-        return static_cast<float>(std::clamp(v, -double{FLT_MAX}, double{FLT_MAX}));
-    };
     const double pad = double{cellSize} + double{scale} * 1e-5;
-    const auto lower = [&](float a, float b) { return clamped(double{std::min(a, b)} - pad); };
-    const auto upper = [&](float a, float b) { return clamped(double{std::max(a, b)} + pad); };
+    const auto lower = [&](float a, float b) { return clampToFloat(double{std::min(a, b)} - pad); };
+    const auto upper = [&](float a, float b) { return clampToFloat(double{std::max(a, b)} + pad); };
     const AABB bounds{{lower(origin.x, end.x), lower(origin.y, end.y)},
                       {upper(origin.x, end.x), upper(origin.y, end.y)}};
-    return {origin, translation, maxFraction, bounds, clamped(pad)};
+    return {origin, translation, maxFraction, bounds, clampToFloat(pad)};
 }
 
 std::int64_t rayCellEstimate(const CellMapping& mapping, const RaySpan& ray) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "broadphase/cells/cell_coords.hpp"
+#include "core/float_range.hpp"
 #include "rigid2d/math.hpp"
 
 namespace rigid2d::detail {
@@ -62,12 +63,10 @@ void forEachRayCell(const CellMapping& mapping, const RaySpan& ray, F&& f) {
             const float a = om + tA * d[minor];
             const float b = om + tB * d[minor];
             // The pad may be near the float's largest value (a huge cell): widened in double.
-            const auto widened = [&](float v, double by) {
-                return static_cast<float>(
-                    std::clamp(double{v} + by, -double{FLT_MAX}, double{FLT_MAX}));
-            };
-            lo = std::max(lo, mapping.cellOn(minor, widened(std::min(a, b), -double{ray.pad})));
-            hi = std::min(hi, mapping.cellOn(minor, widened(std::max(a, b), double{ray.pad})));
+            lo = std::max(
+                lo, mapping.cellOn(minor, clampToFloat(double{std::min(a, b)} - double{ray.pad})));
+            hi = std::min(
+                hi, mapping.cellOn(minor, clampToFloat(double{std::max(a, b)} + double{ray.pad})));
         }
         for (std::int32_t n = lo; n <= hi; ++n) {
             if (major == 0)
