@@ -47,6 +47,26 @@ void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const Con
     }
 }
 
+// A colour's constraints are spread over the whole constraint array (ascending, with gaps): the
+// hardware cannot guess the next one, and on a scene of 20,000 bodies each constraint was a miss
+// to the last-level cache (a fifth of the step). The constraints this many places ahead in the
+// colour order are asked for early, and the bodies of those half as far ahead.
+constexpr std::size_t kPrefetchAhead = 16;
+
+void prefetchConstraint(const ContactConstraint& c) {
+    const auto* bytes = reinterpret_cast<const char*>(&c);
+    for (std::size_t offset = 0; offset < sizeof(ContactConstraint); offset += 64)
+        __builtin_prefetch(bytes + offset, 1);
+    __builtin_prefetch(bytes + sizeof(ContactConstraint) - 1, 1);
+}
+
+void prefetchBodies(const PrepareContext& context, const ContactConstraint& c) {
+    __builtin_prefetch(&context.bodies[c.bodyA]);
+    __builtin_prefetch(&context.bodies[c.bodyB]);
+    __builtin_prefetch(&context.motions[c.bodyA]);
+    __builtin_prefetch(&context.motions[c.bodyB]);
+}
+
 } // namespace
 
 template <int W>
@@ -65,10 +85,12 @@ void packWideContacts(const PrepareContext& context, std::span<ContactConstraint
                       std::span<WideContact<W>> out, std::size_t begin, std::size_t end) {
     // The colour of block `begin`: the last colour that starts at or before it.
     const std::uint32_t* colourEnd = blocks.start + kContactColourCount + 1;
+    const std::span<const std::uint32_t> order(colouring.order);
     int k = static_cast<int>(std::upper_bound(blocks.start, colourEnd, begin) - blocks.start) - 1;
     for (std::size_t b = begin; b < end; ++b) {
         while (b >= blocks.start[k + 1]) ++k; // past the last block of colour k
         const std::span<const std::uint32_t> colour = colouring.colour(k);
+        const std::size_t colourFirst = colouring.start[k];
         const std::size_t first = W * (b - blocks.start[k]);
         WideContact<W>& w = out[b];
         // The most points in each group of four lanes, as the 4-wide layout would run them.
@@ -79,6 +101,11 @@ void packWideContacts(const PrepareContext& context, std::span<ContactConstraint
                 setLane(w, lane, kNoConstraint, nullptr);
                 continue;
             }
+            const std::size_t position = colourFirst + first + lane;
+            if (position + kPrefetchAhead < order.size())
+                prefetchConstraint(constraints[order[position + kPrefetchAhead]]);
+            if (position + kPrefetchAhead / 2 < order.size())
+                prefetchBodies(context, constraints[order[position + kPrefetchAhead / 2]]);
             const std::uint32_t index = colour[first + lane];
             ContactConstraint& c = constraints[index];
             prepareConstraint(context, c);
@@ -96,7 +123,12 @@ void packWideContacts(const PrepareContext& context, std::span<ContactConstraint
 template <int W>
 void storeWideImpulses(std::span<const WideContact<W>> wide,
                        std::span<ContactConstraint> constraints) {
-    for (const WideContact<W>& w : wide) {
+    constexpr std::size_t kBlocksAhead = (2 * kPrefetchAhead + W - 1) / W;
+    for (std::size_t b = 0; b < wide.size(); ++b) {
+        if (b + kBlocksAhead < wide.size())
+            for (const std::uint32_t index : wide[b + kBlocksAhead].constraint)
+                if (index != kNoConstraint) prefetchConstraint(constraints[index]);
+        const WideContact<W>& w = wide[b];
         for (int lane = 0; lane < W; ++lane) {
             if (w.constraint[lane] == kNoConstraint) continue;
             ContactConstraint& c = constraints[w.constraint[lane]];
