@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/assert.hpp"
 #include "solver/wide_kernels.hpp"
 
 namespace rigid2d::detail {
@@ -462,31 +463,36 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
 
 } // namespace
 
+void summarizeConstraints(std::span<const ContactConstraint> constraints,
+                          ConstraintSummary& summary) {
+    summary.bodies.resize(constraints.size());
+    summary.bouncy = false;
+    for (std::size_t i = 0; i < constraints.size(); ++i) {
+        summary.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
+        summary.bouncy = summary.bouncy || constraints[i].restitution != 0.0f;
+    }
+}
+
 void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
-                   const SolverSettings& settings, ContactSolverScratch& scratch,
-                   const WorldDef* scheduler) {
+                   const ConstraintSummary& summary, const SolverSettings& settings,
+                   ContactSolverScratch& scratch, const WorldDef* scheduler) {
+    R2D_ASSERT(summary.bodies.size() == constraints.size(), "the summary is of other constraints");
     const SubstepSettings s = substepSettings(settings);
 
     // Bodies that cannot move take no colour (contact_colouring.hpp).
     scratch.movable.resize(bodies.size());
     for (std::size_t i = 0; i < bodies.size(); ++i)
         scratch.movable[i] = i != 0 && (motions[i].invMass > 0.0f || motions[i].invInertia > 0.0f);
-    scratch.bodies.resize(constraints.size());
-    for (std::size_t i = 0; i < constraints.size(); ++i)
-        scratch.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
-    colourConstraints(scratch.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
+    colourConstraints(summary.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
     // Each constraint is prepared as it is packed, in the first stages.
     markJointedBodies(joints, bodies.size(), scratch.jointed);
     const PrepareContext context{bodies,         motions, s.contact, s.stiff, settings.maxMassRatio,
                                  scratch.jointed};
-    const bool bouncy =
-        std::any_of(constraints.begin(), constraints.end(),
-                    [](const ContactConstraint& c) { return c.restitution != 0.0f; });
     colourJoints(joints, scratch);
     for (const std::uint32_t j : scratch.scalarJoints) prepareJoint(joints[j], s.joint);
 
-    const SoftStep step{bodies, motions, joints, constraints, settings, s, context, bouncy};
+    const SoftStep step{bodies, motions, joints, constraints, settings, s, context, summary.bouncy};
     scratch.path = solverSimdPath();
     if (scratch.kernels8 != nullptr) {
         runSoftStep(step, *scratch.kernels8, scratch.wide8, scratch, scheduler);

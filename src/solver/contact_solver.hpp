@@ -74,10 +74,23 @@ struct WideBlocks {
     std::vector<WideRevolute<W>> revolutes;
 };
 
+/// What the coloured solve reads of the constraints before it prepares them: their body slots (for
+/// the colouring) and whether any bounces (for the restitution stage). The step's gather writes it
+/// as it loads the constraints, so that neither the solve nor the continuous stage walks the
+/// constraint array (150 bytes a constraint) for these few bytes.
+struct ConstraintSummary {
+    std::vector<ConstraintBodies> bodies; ///< per constraint, in the same order
+    bool bouncy = false;                  ///< some constraint has a restitution
+};
+
+/// The summary of `constraints` in one pass, for callers without a gather of their own.
+void summarizeConstraints(std::span<const ContactConstraint> constraints,
+                          ConstraintSummary& summary);
+
 /// Working memory of the coloured solve, kept between steps so that a warm step does not
 /// allocate.
 struct ContactSolverScratch {
-    std::vector<ConstraintBodies> bodies;
+    ConstraintSummary summary; ///< filled by the step's gather (step/solve.cpp)
     std::vector<std::uint8_t> movable;
     std::vector<std::uint8_t> jointed; ///< PrepareContext::jointed
     std::vector<std::uint32_t> bodyColours;
@@ -113,15 +126,16 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
 
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
 /// `joints` (the revolute joints coloured and in wide blocks, then the rest one at a time in
-/// array order) and `constraints`, coloured and in wide blocks, on the SIMD path solverSimdPath()
+/// array order) and `constraints` (`summary` describes them), coloured and in wide blocks, on the
+/// SIMD path solverSimdPath()
 /// gives (any path, the same bits); impulses stay in the joints and constraints. With a `scheduler`
 /// (a WorldDef's workers and task callbacks) each colour's blocks and the bodies' integration are
 /// split across its workers (core/parallel_stages.hpp); the result is the same bits for any worker
 /// count.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
-                   const SolverSettings& settings, ContactSolverScratch& scratch,
-                   const WorldDef* scheduler = nullptr);
+                   const ConstraintSummary& summary, const SolverSettings& settings,
+                   ContactSolverScratch& scratch, const WorldDef* scheduler = nullptr);
 
 /// The same step with every joint and constraint solved one at a time in array order: the
 /// reference the coloured solve equals when `joints` and `constraints` are given in its solve

@@ -33,6 +33,10 @@ struct ContactStageScratch {
 struct ContinuousStageScratch {
     std::vector<std::uint32_t> candidates; ///< awake indices whose path is swept
     std::vector<std::uint8_t> touchesWall; ///< solver slot -> touches a static segment or link
+    /// Solver slot -> the translation (largest axis) above which the body's path is swept:
+    /// its smallest extent, -1 for a bullet, infinity for a body that is not dynamic. Written by
+    /// the gather, which reads the body records anyway, so the test per body stays in cache.
+    std::vector<float> sweepAbove;
 };
 
 /// refit_proxies.cpp (the new fat boxes run in pieces)

@@ -115,14 +115,12 @@ bool pathLeavesFatBoxes(const WorldState& state, const Body& body, Vec2 translat
 namespace {
 // Whether the awake body at index i of awakeBodies may need a sweep, by the cheap tests.
 bool maySweep(const WorldState& state, std::uint32_t i) {
-    const Body& body = state.bodies[state.awakeBodies[i]];
-    if (body.type != BodyType::Dynamic) return false;
-    const Vec2 translation = state.solverBodies[i + 1].dp;
-    if (translation.x == 0.0f && translation.y == 0.0f) return false;
     // The fat boxes held the shapes at the start of the step, so the path leaves them by at
     // most the translation: a body moving less than its smallest extent needs no check.
-    return body.bullet ||
-           std::max(std::fabs(translation.x), std::fabs(translation.y)) > body.minExtent;
+    const Vec2 translation = state.solverBodies[i + 1].dp;
+    return (translation.x != 0.0f || translation.y != 0.0f) &&
+           std::max(std::fabs(translation.x), std::fabs(translation.y)) >
+               state.continuousStage.sweepAbove[i + 1];
 }
 
 // A body maySweep let through: reads the static shapes, writes only this body.
@@ -215,22 +213,24 @@ void stopCentresAtThinWalls(WorldState& state) {
         const Shape& wall = state.shapes[shape];
         return hasNoArea(wall.type) && state.bodies[wall.body].type == BodyType::Static;
     };
-    for (const ContactConstraint& constraint : state.activeConstraints) {
+    const std::span<const ConstraintBodies> slots(state.solverScratch.summary.bodies);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
         // Static bodies share slot 0: most contacts are between two moving bodies.
-        if (constraint.bodyA != 0 && constraint.bodyB != 0) continue;
-        const Contact& contact = state.contacts[constraint.contact];
-        if (isThinStaticWall(contact.shapeA)) touching[constraint.bodyB] = 1;
-        if (isThinStaticWall(contact.shapeB)) touching[constraint.bodyA] = 1;
+        if (slots[i].a != 0 && slots[i].b != 0) continue;
+        const Contact& contact = state.contacts[state.activeConstraints[i].contact];
+        if (isThinStaticWall(contact.shapeA)) touching[slots[i].b] = 1;
+        if (isThinStaticWall(contact.shapeB)) touching[slots[i].a] = 1;
     }
     // A body without a point on a wall was farther from it than the margin, at least
     // speculativeDistance: unless it moved farther than that, its centre stayed in front.
     const float reach = state.def.speculativeDistance;
+    // The solver's compact arrays first: most bodies are let go without a read of their record.
     for (std::size_t slot = 1; slot < touching.size(); ++slot) {
-        Body& body = state.bodies[state.awakeBodies[slot - 1]];
         Vec2& translation = state.solverBodies[slot].dp;
-        if (body.type != BodyType::Dynamic || (translation.x == 0.0f && translation.y == 0.0f))
-            continue;
+        if (translation.x == 0.0f && translation.y == 0.0f) continue;
         if (touching[slot] == 0 && !(dot(translation, translation) > reach * reach)) continue;
+        Body& body = state.bodies[state.awakeBodies[slot - 1]];
+        if (body.type != BodyType::Dynamic) continue;
         // The earliest crossing of any shape's centre path, each against the translation as the
         // solver left it, so the order the walls come in does not matter.
         float earliest = 1.0f;

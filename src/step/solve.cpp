@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -162,6 +163,10 @@ void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
         sb.dp = {};
         sb.dq = Rot{};
         sb.dAngle = 0.0f;
+        state.continuousStage.sweepAbove[i + 1] = body.type != BodyType::Dynamic
+                                                      ? std::numeric_limits<float>::infinity()
+                                                  : body.bullet ? -1.0f
+                                                                : body.minExtent;
         SolverMotion& motion = state.solverMotions[i + 1];
         motion.invMass = body.invMass;
         motion.invInertia = body.invInertia;
@@ -207,23 +212,29 @@ void loadConstraint(const Contact& contact, std::uint32_t c, std::uint32_t slotA
     loadConstraintPoints(constraint, contact.manifold);
 }
 
-// The constraints of the solved contacts, in contact order.
+// The constraints of the solved contacts, in contact order, and their summary.
 void gatherConstraints(WorldState& state) {
     // Grown, never shrunk: every field of a used constraint is written below or in the solver,
     // so re-initialising them each step would only cost memory traffic.
     if (state.constraints.size() < state.stats.touchingContacts)
         state.constraints.resize(state.stats.touchingContacts);
+    ConstraintSummary& summary = state.solverScratch.summary;
     const auto contactCount = static_cast<std::uint32_t>(state.contacts.size());
     std::size_t used = 0;
     if (!runsInParallel(state.def)) {
+        summary.bodies.clear();
+        bool bouncy = false;
         for (std::uint32_t c = 0; c < contactCount; ++c) {
             const Contact& contact = state.contacts[c];
             std::uint32_t slotA, slotB;
             if (!solvedSlots(state, contact, slotA, slotB)) continue;
             if (used == state.constraints.size())
                 state.constraints.resize(2 * used + 16); // not expected
+            summary.bodies.push_back({slotA, slotB});
+            bouncy = bouncy || contact.restitution != 0.0f;
             loadConstraint(contact, c, slotA, slotB, state.constraints[used++]);
         }
+        summary.bouncy = bouncy;
         state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
         return;
     }
@@ -252,19 +263,26 @@ void gatherConstraints(WorldState& state) {
         starts[segment] += starts[segment - 1];
     used = starts.back();
     if (state.constraints.size() < used) state.constraints.resize(used);
+    summary.bodies.resize(used);
+    std::atomic<bool> bouncy{false}; // only ever set: the same for any schedule
     parallelFor(state.def, segments, kSegmentsPerPiece,
                 [&](std::int32_t first, std::int32_t last, std::int32_t) {
+                    bool pieceBouncy = false;
                     for (std::int32_t segment = first; segment < last; ++segment) {
                         const auto [begin, end] = segmentRange(segment);
                         std::size_t next = starts[static_cast<std::size_t>(segment)];
                         for (std::uint32_t c = begin; c < end; ++c) {
                             const Contact& contact = state.contacts[c];
                             std::uint32_t slotA, slotB;
-                            if (solvedSlots(state, contact, slotA, slotB))
-                                loadConstraint(contact, c, slotA, slotB, state.constraints[next++]);
+                            if (!solvedSlots(state, contact, slotA, slotB)) continue;
+                            summary.bodies[next] = {slotA, slotB};
+                            pieceBouncy = pieceBouncy || contact.restitution != 0.0f;
+                            loadConstraint(contact, c, slotA, slotB, state.constraints[next++]);
                         }
                     }
+                    if (pieceBouncy) bouncy.store(true, std::memory_order_relaxed);
                 });
+    summary.bouncy = bouncy.load(std::memory_order_relaxed);
     state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
 }
 
@@ -346,6 +364,7 @@ void solve(WorldState& state, float dt) {
     auto t = StageClock::now();
     state.solverBodies.resize(state.awakeBodies.size() + 1);
     state.solverMotions.resize(state.awakeBodies.size() + 1);
+    state.continuousStage.sweepAbove.resize(state.awakeBodies.size() + 1);
     state.solverBodies[0] = SolverState{};
     state.solverMotions[0] = SolverMotion{};
     // Solver slot per body (0: asleep or static), compact so that the constraint gather reads it
@@ -374,7 +393,8 @@ void solve(WorldState& state, float dt) {
     settings.jointHertz = state.def.jointHertz;
     settings.jointDampingRatio = state.def.jointDampingRatio;
     solveSoftStep(state.solverBodies, state.solverMotions, state.jointConstraints,
-                  state.activeConstraints, settings, state.solverScratch, &state.def);
+                  state.activeConstraints, state.solverScratch.summary, settings,
+                  state.solverScratch, &state.def);
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
     storeContactImpulses(state);
     std::vector<std::uint32_t> resetSlots; // allocates only in the last resort

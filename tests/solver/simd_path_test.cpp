@@ -125,7 +125,9 @@ TEST_CASE("simd paths: the same solver bits, signs of zeros included, in blocks 
             ZeroProblem& p = solved.emplace_back(makeZeroProblem(seed));
             ContactSolverScratch scratch;
             scratch.kernels8 = variant.kernels8;
-            solveSoftStep(p.states, p.motions, {}, p.constraints, settings, scratch);
+            ConstraintSummary summary;
+            summarizeConstraints(p.constraints, summary);
+            solveSoftStep(p.states, p.motions, {}, p.constraints, summary, settings, scratch);
         }
         for (std::size_t k = 1; k < solved.size(); ++k) {
             CAPTURE(variants[k].name);

@@ -94,7 +94,10 @@ TEST_CASE("the wide coloured solve equals the sequential solve in colour order")
             Problem wide = makeProblem(seed, 200, 500);
             ContactSolverScratch scratch;
             scratch.kernels8 = variant.kernels8;
-            solveSoftStep(wide.states, wide.motions, {}, wide.constraints, settings(), scratch);
+            ConstraintSummary summary;
+            summarizeConstraints(wide.constraints, summary);
+            solveSoftStep(wide.states, wide.motions, {}, wide.constraints, summary, settings(),
+                          scratch);
             const std::vector<std::uint32_t>& order = scratch.colouring.order;
             REQUIRE(!scratch.colouring.overflow().empty());
             REQUIRE(scratch.path == variant.path);
@@ -145,13 +148,15 @@ TEST_CASE("a wide solve brings a resting box to rest: its weight on its two cont
         c.points[i].baseSeparation = 0.0f;
     }
     ContactSolverScratch scratch;
+    ConstraintSummary summary;
+    summarizeConstraints(p.constraints, summary);
     const SolverSettings s = settings();
     for (int step = 0; step < 120; ++step) {
         // The box is put back each step: only the impulses carry over (warm starting).
         p.states[1].dp = {};
         p.states[1].dq = {};
         p.states[1].dAngle = 0.0f;
-        solveSoftStep(p.states, p.motions, {}, p.constraints, s, scratch);
+        solveSoftStep(p.states, p.motions, {}, p.constraints, summary, s, scratch);
     }
     const float h = s.dt / static_cast<float>(s.substeps);
     CHECK(std::fabs(p.states[1].v.y) < 1e-3f);

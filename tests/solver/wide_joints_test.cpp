@@ -125,7 +125,8 @@ TEST_CASE("the wide coloured joint solve equals the sequential solve in its orde
             Problem wide = makeProblem(seed, 200);
             ContactSolverScratch scratch;
             scratch.kernels8 = variant.kernels8;
-            solveSoftStep(wide.states, wide.motions, wide.joints, {}, settings(), scratch);
+            solveSoftStep(wide.states, wide.motions, wide.joints, {}, ConstraintSummary{},
+                          settings(), scratch);
             // The solve order: the point blocks lane by lane, the other revolute blocks, then the
             // scalar joints.
             REQUIRE(scratch.path == variant.path);
