@@ -62,8 +62,7 @@ bool PairMap::insertAllIfAbsent(std::span<const std::uint64_t> keys,
     reserve(m_count + keys.size());
     constexpr std::size_t kAhead = 8;
     for (std::size_t i = 0; i < keys.size(); ++i) {
-        if (i + kAhead < keys.size())
-            __builtin_prefetch(&m_slots[hash(keys[i + kAhead]) & m_mask], 1);
+        if (i + kAhead < keys.size()) prefetch(keys[i + kAhead]);
         if (!insertIfAbsent(keys[i], values[i])) return false;
     }
     return true;

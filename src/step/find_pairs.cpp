@@ -9,6 +9,8 @@ namespace rigid2d::detail {
 namespace {
 // Pairs per piece of the contact lookup: a few microseconds of work, worth a hand-over.
 constexpr std::int32_t kPairsPerPiece = 1024;
+// How far ahead the pair table's slots are fetched.
+constexpr std::size_t kKeysAhead = 8;
 } // namespace
 
 // New pairs come only from proxies that moved: the broad phase, brought up to date, gives the
@@ -38,17 +40,26 @@ void findNewPairs(WorldState& state) {
     // a large table per pair, done in pieces. Key 0 (shape 0 with itself) marks a pair to skip.
     const auto pairCount = static_cast<std::int32_t>(scratch.movedPairs.size());
     scratch.pairKeys.resize(scratch.movedPairs.size());
+    // The table first: a pair with a contact needs no look at its shapes and bodies (the filter
+    // test reads both of each, four records far apart).
     parallelFor(state.def, pairCount, kPairsPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-                    for (std::int32_t i = begin; i < end; ++i) {
-                        const ProxyPair& pair = scratch.movedPairs[static_cast<std::size_t>(i)];
+                    const auto from = static_cast<std::size_t>(begin);
+                    const auto to = static_cast<std::size_t>(end);
+                    for (std::size_t i = from; i < to; ++i) {
+                        const ProxyPair& pair = scratch.movedPairs[i];
                         const std::uint32_t a = state.proxyShape[toIndex(pair.a)];
                         const std::uint32_t b = state.proxyShape[toIndex(pair.b)];
-                        std::uint64_t key = a < b ? pairKey(a, b) : pairKey(b, a);
-                        if (!state.shouldCollide(a, b) ||
-                            state.pairs.find(key) != PairMap::kMissing)
+                        scratch.pairKeys[i] = a < b ? pairKey(a, b) : pairKey(b, a);
+                    }
+                    for (std::size_t i = from; i < to; ++i) {
+                        if (i + kKeysAhead < to)
+                            state.pairs.prefetch(scratch.pairKeys[i + kKeysAhead]);
+                        std::uint64_t& key = scratch.pairKeys[i];
+                        if (state.pairs.find(key) != PairMap::kMissing ||
+                            !state.shouldCollide(static_cast<std::uint32_t>(key >> 32),
+                                                 static_cast<std::uint32_t>(key)))
                             key = 0;
-                        scratch.pairKeys[static_cast<std::size_t>(i)] = key;
                     }
                 });
     scratch.newPairs.clear();
