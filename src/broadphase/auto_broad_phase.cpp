@@ -193,12 +193,12 @@ void AutoBroadPhase::collectPairs(std::vector<ProxyPair>& out) {
     if (!m_inPairsOf) afterSearch();
 }
 
-void AutoBroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
+void AutoBroadPhase::collectPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
     const auto start = Clock::now();
     const double searched = m_active.searchMs;
     m_inPairsOf = true;
     try {
-        BuiltInBroadPhase::findPairsOf(moved, out);
+        BuiltInBroadPhase::collectPairsOf(moved, out);
     } catch (...) {
         m_inPairsOf = false;
         throw;

@@ -33,7 +33,7 @@ public:
     void remove(ProxyId proxy) override;
     void collectPairs(std::vector<ProxyPair>& out) override;
     /// The built-in search, then this frame's probe bookkeeping.
-    void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) override;
+    void collectPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;
     void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
                  FunctionRef<float(ProxyId)> visit) const override;
@@ -98,7 +98,7 @@ private:
     std::vector<ProxyPair> m_inner;  ///< an inner kind's pairs, before mapping
     std::vector<ProxyPair> m_shadow; ///< the probe's pairs, thrown away
     int m_probeFrames = 0;           ///< pair searches the running probe has been timed over
-    bool m_inPairsOf = false;        ///< collectPairs is being called by findPairsOf
+    bool m_inPairsOf = false;        ///< collectPairs is being called by collectPairsOf
     double m_activeFrameMs = 0;      ///< the active kind's cost per search, at the last probe's end
     std::size_t m_activeSince = 0;   ///< the search from which the active kind's costs are summed
     double m_queriedMs = 0;          ///< searches by queries since then (not in searchMs)

@@ -22,6 +22,7 @@ void BroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPa
         moved, [](std::uint32_t) { return true; }, scratch.isMoved.data());
     detail::pairsOfByQueries(
         *this, moved, [&](ProxyId proxy) { return box(proxy); }, scratch, out);
+    detail::sortPairs(out, scratch.sort);
 }
 
 } // namespace rigid2d
@@ -61,8 +62,7 @@ void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> mov
                       std::vector<ProxyPair>& out, const WorldDef* workers) {
     out.clear();
     // Queries only read (BroadPhase: const functions may run at once), so runs of the moved
-    // list can be searched on several workers, each into its own list; the sort below makes
-    // the joined lists' order irrelevant.
+    // list can be searched on several workers, each into its own list, joined in piece order.
     constexpr std::size_t kMovedForPieces = 1024;
     if (workers == nullptr || !runsInParallel(*workers) || moved.size() < kMovedForPieces) {
         appendPairsOfQueries(broadPhase, moved, boxOf, scratch.isMoved, out);
@@ -81,7 +81,6 @@ void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> mov
         });
         joinPieces(std::span(scratch.pieces).first(static_cast<std::size_t>(pieces)), out);
     }
-    sortPairs(out, scratch.sort);
 }
 
 void joinPieces(std::span<const std::vector<ProxyPair>> pieces, std::vector<ProxyPair>& out) {
@@ -99,8 +98,7 @@ void BuiltInBroadPhase::findPairs(std::vector<ProxyPair>& out) {
 
 void BuiltInBroadPhase::pairsOfByFullSearch(std::vector<ProxyPair>& out) {
     collectPairs(out);
-    // Every id is below the table's capacity, which is not 0 when a proxy moved.
-    sortPairsWithFlagged(out, m_pairsOf.sort, m_pairsOf.isMoved.data(), m_proxies.capacity() - 1);
+    keepPairsWithFlagged(out, m_pairsOf.isMoved.data());
 }
 
 std::int32_t BuiltInBroadPhase::pairSearchPieces() const noexcept {
@@ -120,6 +118,12 @@ std::size_t BuiltInBroadPhase::pairScratchBytes() const noexcept {
 }
 
 void BuiltInBroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
+    collectPairsOf(moved, out);
+    sortPairs(out, m_pairsOf.sort);
+}
+
+void BuiltInBroadPhase::collectPairsOf(std::span<const ProxyId> moved,
+                                       std::vector<ProxyPair>& out) {
     // Sized to every id ever handed out: the marking and the full search need no bound checks.
     if (m_pairsOf.isMoved.size() < m_proxies.capacity())
         m_pairsOf.isMoved.resize(m_proxies.capacity(), 0);

@@ -3,11 +3,13 @@
 // data) and findPairsOf, done one of two ways:
 //
 //   queries:     for each moved proxy p, query p's box; keep (p, q) unless q is p, or q is also
-//                moved and lower (that pair comes from q's own query); sort
-//   full search: every pair (collectPairs, unsorted), kept to those with a moved proxy, sorted
+//                moved and lower (that pair comes from q's own query)
+//   full search: every pair (collectPairs, unsorted), kept to those with a moved proxy
 //
-// Both give the same pairs. A kind says from how many moved proxies its full search is the
-// cheaper (fullSearchFrom); the public default (BroadPhase::findPairsOf) always queries.
+// Both give the same pairs, which findPairsOf then sorts; the world, which sorts what it makes of
+// them itself, takes them unsorted (collectPairsOf). A kind says from how many moved proxies its
+// full search is the cheaper (fullSearchFrom); the public default (BroadPhase::findPairsOf)
+// always queries.
 
 #include <cstdint>
 #include <span>
@@ -46,8 +48,8 @@ void markMoved(std::span<const ProxyId> moved, IsLive&& isLive, std::uint8_t* is
         isMoved[index] = 1;
     }
 }
-/// findPairsOf by one query per moved proxy (marked in scratch.isMoved), its box from boxOf;
-/// on `workers` (core/parallel_for.hpp) in pieces when there are many.
+/// findPairsOf's pairs, unsorted, by one query per moved proxy (marked in scratch.isMoved), its
+/// box from boxOf; on `workers` (core/parallel_for.hpp) in pieces when there are many.
 void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> moved,
                       FunctionRef<AABB(ProxyId)> boxOf, PairsOfScratch& scratch,
                       std::vector<ProxyPair>& out, const WorldDef* workers = nullptr);
@@ -60,9 +62,12 @@ public:
     virtual void collectPairs(std::vector<ProxyPair>& out) = 0;
     /// collectPairs, sorted.
     void findPairs(std::vector<ProxyPair>& out) final;
-    /// One full search when at least fullSearchFrom() proxies moved, else a query per moved
-    /// proxy. (auto wraps it to count its frames.)
-    void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) override;
+    /// findPairsOf before its sort: the same pairs in no particular order. One full search when
+    /// at least fullSearchFrom() proxies moved, else a query per moved proxy. (auto wraps it to
+    /// count its frames.)
+    virtual void collectPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out);
+    /// collectPairsOf, sorted.
+    void findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) final;
     /// From how many moved proxies one full search costs less than a query per moved proxy. The
     /// default suits structures whose queries are sublinear in the proxy count.
     [[nodiscard]] virtual std::size_t fullSearchFrom() const { return size() / 4 + 1; }
@@ -82,8 +87,8 @@ protected:
     const WorldDef* m_workers = nullptr;
 
 private:
-    /// findPairsOf by collectPairs, kept to the pairs with a proxy marked in m_pairsOf.isMoved
-    /// before they are sorted (so the sort handles only those).
+    /// collectPairsOf by collectPairs, kept to the pairs with a proxy marked in
+    /// m_pairsOf.isMoved.
     void pairsOfByFullSearch(std::vector<ProxyPair>& out);
 
     PairsOfScratch m_pairsOf;

@@ -26,13 +26,10 @@ std::uint64_t keyOf(const ProxyPair& p, int idBits) {
 
 // LSD radix sort on the packed key: one pass builds the histograms of every digit, then one
 // stable scatter per digit that is not the same for all keys, ping-ponging between `pairs` and
-// `scratch`. `maxId` bounds every id of the pairs. With `flags`, the histogram pass also drops
-// the pairs with no flagged proxy (in place, branch-free: each key is written and kept by
-// advancing the end), so they cost no pass of their own.
-template <bool kFiltered>
+// `scratch`. `maxId` bounds every id of the pairs.
 void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch,
-                    std::uint32_t maxId, const std::uint8_t* flags) {
-    std::size_t n = pairs.size();
+                    std::uint32_t maxId) {
+    const std::size_t n = pairs.size();
     const int idBits = std::max(1, static_cast<int>(std::bit_width(maxId)));
     const int keyBits = 2 * idBits;
     const int passes = (keyBits + kMaxPairDigitBits - 1) / kMaxPairDigitBits;
@@ -56,22 +53,12 @@ void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scrat
     // The histograms (up to 6 x 4096 counters) live per thread, off the stack.
     thread_local std::vector<std::uint32_t> histograms;
     histograms.assign(static_cast<std::size_t>(passes) * digitCount, 0);
-    std::size_t kept = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const ProxyPair p = pairs[i];
-        const std::uint64_t key = keyOf(p, idBits);
-        std::uint32_t keep = 1;
-        if constexpr (kFiltered) keep = (flags[toIndex(p.a)] | flags[toIndex(p.b)]) != 0 ? 1 : 0;
-        store(keys, kept, key);
+        const std::uint64_t key = keyOf(pairs[i], idBits);
+        store(keys, i, key);
         for (int d = 0; d < passes; ++d)
-            histograms[static_cast<std::size_t>(d) * digitCount +
-                       ((key >> (d * digitBits)) & digitMask)] += keep;
-        kept += keep;
-    }
-    n = kept;
-    if (n == 0) {
-        pairs.clear();
-        return;
+            ++histograms[static_cast<std::size_t>(d) * digitCount +
+                         ((key >> (d * digitBits)) & digitMask)];
     }
     for (int d = 0; d < passes; ++d) {
         std::uint32_t* count = histograms.data() + static_cast<std::size_t>(d) * digitCount;
@@ -95,7 +82,6 @@ void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scrat
         pairs[i] = {ProxyId{static_cast<std::uint32_t>(key >> idBits)},
                     ProxyId{static_cast<std::uint32_t>(key & lowMask)}};
     }
-    pairs.resize(n);
 }
 
 } // namespace
@@ -108,16 +94,17 @@ void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch) {
     // b is the larger id of a pair.
     std::uint32_t maxId = 0;
     for (const ProxyPair& p : pairs) maxId = std::max(maxId, toIndex(p.b));
-    radixSortPairs<false>(pairs, scratch, maxId, nullptr);
+    radixSortPairs(pairs, scratch, maxId);
 }
 
-void sortPairsWithFlagged(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch,
-                          const std::uint8_t* flags, std::uint32_t maxId) {
-    if (pairs.size() >= kRadixMinimum) return radixSortPairs<true>(pairs, scratch, maxId, flags);
-    std::erase_if(pairs, [&](const ProxyPair& p) {
-        return (flags[toIndex(p.a)] | flags[toIndex(p.b)]) == 0;
-    });
-    std::sort(pairs.begin(), pairs.end());
+void keepPairsWithFlagged(std::vector<ProxyPair>& pairs, const std::uint8_t* flags) {
+    // In place and branch-free: each pair is written and kept by advancing the end.
+    std::size_t kept = 0;
+    for (const ProxyPair p : pairs) {
+        pairs[kept] = p;
+        kept += (flags[toIndex(p.a)] | flags[toIndex(p.b)]) != 0 ? 1 : 0;
+    }
+    pairs.resize(kept);
 }
 
 // LSD radix sort with as many 11-bit digits as `bound` needs, ping-ponging with `scratch`.

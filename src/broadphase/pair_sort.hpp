@@ -16,10 +16,8 @@ namespace rigid2d::detail {
 /// Sorts `pairs`, each with a < b, by (a, b). `scratch` is reused storage so steady-state calls do
 /// not allocate.
 void sortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch);
-/// Keeps the pairs with a proxy whose flag is not 0 (`flags` covers every id, `maxId` bounds
-/// them) and sorts them like sortPairs.
-void sortPairsWithFlagged(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch,
-                          const std::uint8_t* flags, std::uint32_t maxId);
+/// Keeps the pairs with a proxy whose flag is not 0 (`flags` covers every id), in their order.
+void keepPairsWithFlagged(std::vector<ProxyPair>& pairs, const std::uint8_t* flags);
 
 /// Sorts `values`, all below `bound`, ascending (a radix sort: linear in the count).
 void sortIndices(std::vector<std::uint32_t>& values, std::vector<std::uint32_t>& scratch,

@@ -23,14 +23,14 @@ std::uint64_t nextWorldSerial() {
 
 WorldState::WorldState(const WorldDef& worldDef) : def(worldDef), serial(nextWorldSerial()) {
     broadPhase = makeBroadPhase(def.broadPhase, def.broadPhaseConfig);
-    lendWorkersToBroadPhase();
+    bindBroadPhase();
     contactStage.workerCounts.resize(static_cast<std::size_t>(def.workerCount));
 }
 
-void WorldState::lendWorkersToBroadPhase() noexcept {
+void WorldState::bindBroadPhase() noexcept {
     // A user-written kind searches on the thread that calls it, as the interface promises.
-    if (auto* builtIn = dynamic_cast<BuiltInBroadPhase*>(broadPhase.get()))
-        builtIn->setWorkers(&def);
+    builtInBroadPhase = dynamic_cast<BuiltInBroadPhase*>(broadPhase.get());
+    if (builtInBroadPhase != nullptr) builtInBroadPhase->setWorkers(&def);
 }
 
 Body& WorldState::checkedBody(BodyId id, std::string_view function) {

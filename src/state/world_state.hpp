@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "broadphase/built_in_broad_phase.hpp"
 #include "broadphase/dynamic_tree.hpp"
 #include "rigid2d/world.hpp"
 #include "solver/contact_solver.hpp"
@@ -76,8 +77,11 @@ struct WorldState {
     std::size_t jointCount = 0;
 
     std::unique_ptr<BroadPhase> broadPhase;
-    /// Lets a built-in broad phase spread its full search over this world's workers.
-    void lendWorkersToBroadPhase() noexcept;
+    /// broadPhase when it is a built-in kind, else nullptr: the pair stage takes its pairs
+    /// unsorted (collectPairsOf), and it may spread its searches over this world's workers.
+    BuiltInBroadPhase* builtInBroadPhase = nullptr;
+    /// Sets builtInBroadPhase for a new broadPhase and lends it the workers.
+    void bindBroadPhase() noexcept;
     /// Static non-sensor shapes by their fat boxes, as the broad phase holds them (user data:
     /// the shape), for the sweeps of continuous collision, which want nothing else: in the broad
     /// phase those queries visited every moving shape near a falling body.

@@ -35,7 +35,11 @@ void findNewPairs(WorldState& state) {
     scratch.movedProxies.resize(static_cast<std::size_t>(write - first));
     state.movedShapes.clear();
     state.broadPhase->update();
-    state.broadPhase->findPairsOf(scratch.movedProxies, scratch.movedPairs);
+    // A built-in kind leaves out findPairsOf's sort: the new pairs are sorted by shapes below.
+    if (state.builtInBroadPhase != nullptr)
+        state.builtInBroadPhase->collectPairsOf(scratch.movedProxies, scratch.movedPairs);
+    else
+        state.broadPhase->findPairsOf(scratch.movedProxies, scratch.movedPairs);
     // Most pairs a moved proxy finds already have a contact; telling them apart is a lookup in
     // a large table per pair, done in pieces. Key 0 (shape 0 with itself) marks a pair to skip.
     const auto pairCount = static_cast<std::int32_t>(scratch.movedPairs.size());

@@ -249,7 +249,7 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> broadPhase) {
     for (std::uint32_t i = 0; i < s.shapes.size(); ++i) s.shapes[i].proxy = proxies[i];
     s.proxyShape = std::move(proxyShape);
     s.broadPhase = std::move(broadPhase);
-    s.lendWorkersToBroadPhase();
+    s.bindBroadPhase();
     s.customBroadPhase = true;
 }
 
