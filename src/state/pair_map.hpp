@@ -16,7 +16,8 @@ public:
     /// Fetches the slot where find(key) starts from memory: a caller with many keys asks for the
     /// slot of a key some keys ahead, so a large map does not wait on one cache miss per key.
     void prefetch(std::uint64_t key) const noexcept {
-        __builtin_prefetch(&m_slots[hash(key) & m_mask]);
+        // Pointer arithmetic, not operator[]: an empty map has no slot (null data, mask 0).
+        __builtin_prefetch(m_slots.data() + (hash(key) & m_mask));
     }
     /// Inserts a key that is not present.
     void insert(std::uint64_t key, std::uint32_t value);
