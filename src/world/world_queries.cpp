@@ -50,10 +50,11 @@ bool shapeOverlaps(const detail::Shape& shape, const detail::Body& body, const A
         const Vec2 upper{std::min(region.upper.x, bounds.upper.x + pad),
                          std::min(region.upper.y, bounds.upper.y + pad)};
         if (lower.x > upper.x || lower.y > upper.y) return false;
+        // The centre as lower + half: the sum of the corners of a shape far out overflows.
         const Vec2 half = 0.5f * (upper - lower);
         detail::ShapeGeometry box;
         box.type = ShapeType::Box;
-        box.polygon = detail::makeBoxPolygon(half, 0.5f * (lower + upper), {});
+        box.polygon = detail::makeBoxPolygon(half, lower + half, {});
         return detail::shapesOverlap(detail::makeProxy(detail::geometryOf(shape)),
                                      detail::transformOf(shape, body), detail::makeProxy(box), {});
     }

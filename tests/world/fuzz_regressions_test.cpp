@@ -96,3 +96,22 @@ TEST_CASE("fuzz: a joint spring of denormal hertz and no damping, a huge contact
     for (int i = 0; i < 10; ++i) hard.step(kMaxTimeStep);
     CHECK(allFinite(hard));
 }
+
+// api_ops/crash-query-far-polygon: queryAABB cut the region to a turning shape's padded bounds and
+// took the cut box's centre as half the sum of its corners, which overflowed for a shape near the
+// float range's end (a floating-point overflow trap under RIGID2D_FUZZ_FP_TRAPS; without traps the
+// centre was infinite and the shape was missed).
+TEST_CASE("fuzz: queryAABB finds a turning box near the end of the float range") {
+    World world;
+    BodyDef def;
+    def.position = {3e38f, 3e38f};
+    const BodyId body = world.createBody(def);
+    // Turned against its body: a polygon, not the axis-aligned fast path.
+    const ShapeId shape = world.createBox(body, {}, Box{{0.0f, 0.0f}, {0.5f, 0.5f}, 0.5f});
+    int found = 0;
+    world.queryAABB({{2.9e38f, 2.9e38f}, {3.4e38f, 3.4e38f}}, [&](ShapeId id) {
+        found += id == shape ? 1 : 0;
+        return true;
+    });
+    CHECK(found == 1);
+}
