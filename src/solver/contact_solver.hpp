@@ -127,11 +127,10 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
 /// `joints` (the revolute joints coloured and in wide blocks, then the rest one at a time in
 /// array order) and `constraints` (`summary` describes them), coloured and in wide blocks, on the
-/// SIMD path solverSimdPath()
-/// gives (any path, the same bits); impulses stay in the joints and constraints. With a `scheduler`
-/// (a WorldDef's workers and task callbacks) each colour's blocks and the bodies' integration are
-/// split across its workers (core/parallel_stages.hpp); the result is the same bits for any worker
-/// count.
+/// SIMD path solverSimdPath() gives (any path, the same bits); impulses stay in the joints and
+/// constraints. With a `scheduler` (a WorldDef's workers and task callbacks) each colour's blocks
+/// and the bodies' integration are split across its workers (core/parallel_stages.hpp); the
+/// result is the same bits for any worker count.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
                    const ConstraintSummary& summary, const SolverSettings& settings,
