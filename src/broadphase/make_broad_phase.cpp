@@ -1,5 +1,4 @@
 #include <array>
-#include <cfloat>
 #include <string>
 
 #include "broadphase/auto_broad_phase.hpp"
@@ -12,6 +11,7 @@
 #include "broadphase/sweep_and_prune.hpp"
 #include "broadphase/uniform_grid.hpp"
 #include "core/check.hpp"
+#include "core/float_range.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d {
@@ -74,7 +74,7 @@ std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhase
         const AABB& b = config.worldBounds;
         const double width = double{b.upper.x} - double{b.lower.x};
         const double height = double{b.upper.y} - double{b.lower.y};
-        detail::require(width <= double{FLT_MAX} && height <= double{FLT_MAX}, fn,
+        detail::require(detail::fitsFloat(width) && detail::fitsFloat(height), fn,
                         "config.worldBounds", "must span at most FLT_MAX m on each axis", b);
     }
     switch (type) {

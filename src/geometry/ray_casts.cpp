@@ -1,7 +1,6 @@
 #include "geometry/ray_casts.hpp"
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 
 #include "core/float_range.hpp"
@@ -41,7 +40,7 @@ float distanceToCore(const Polygon& polygon, Vec2 p) {
         const double qx = u * ex - px, qy = u * ey - py;
         best = std::min(best, qx * qx + qy * qy);
     }
-    return static_cast<float>(std::min(std::sqrt(best), double{FLT_MAX}));
+    return clampToFloat(std::sqrt(best));
 }
 
 // A sharp polygon is the intersection of its edges' half-planes: the cast is inside all of them

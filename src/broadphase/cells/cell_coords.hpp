@@ -10,10 +10,10 @@
 // box miss a cell that another structure expects it in.
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <cstdint>
 
+#include "core/float_range.hpp"
 #include "rigid2d/math.hpp"
 
 namespace rigid2d::detail {
@@ -141,7 +141,7 @@ private:
             return std::max(std::abs(static_cast<double>(a)), std::abs(static_cast<double>(b)));
         };
         const double cells = std::max(far(clamp.x0, clamp.x1), far(clamp.y0, clamp.y1));
-        return static_cast<float>(std::min((cells + 2.0) * double{cellSize}, double{FLT_MAX}));
+        return clampToFloat((cells + 2.0) * double{cellSize});
     }
 
     // clamp(floor(scaled), lo, hi), without a floorf call (not inlined on baseline x86-64):
