@@ -57,6 +57,7 @@ void prefetchConstraint(const ContactConstraint& c) {
     const auto* bytes = reinterpret_cast<const char*>(&c);
     for (std::size_t offset = 0; offset < sizeof(ContactConstraint); offset += 64)
         __builtin_prefetch(bytes + offset, 1);
+    // The last line too: a constraint that does not start on a line spans one more.
     __builtin_prefetch(bytes + sizeof(ContactConstraint) - 1, 1);
 }
 
@@ -123,12 +124,7 @@ void packWideContacts(const PrepareContext& context, std::span<ContactConstraint
 template <int W>
 void storeWideImpulses(std::span<const WideContact<W>> wide,
                        std::span<ContactConstraint> constraints) {
-    constexpr std::size_t kBlocksAhead = (2 * kPrefetchAhead + W - 1) / W;
-    for (std::size_t b = 0; b < wide.size(); ++b) {
-        if (b + kBlocksAhead < wide.size())
-            for (const std::uint32_t index : wide[b + kBlocksAhead].constraint)
-                if (index != kNoConstraint) prefetchConstraint(constraints[index]);
-        const WideContact<W>& w = wide[b];
+    for (const WideContact<W>& w : wide) {
         for (int lane = 0; lane < W; ++lane) {
             if (w.constraint[lane] == kNoConstraint) continue;
             ContactConstraint& c = constraints[w.constraint[lane]];
