@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "broadphase/first_kind.hpp"
 #include "broadphase/pair_sort.hpp"
 #include "broadphase/proxy_table.hpp"
 #include "core/assert.hpp"
@@ -30,7 +31,7 @@ double clockCostMs() {
 }
 
 // The kinds tried, in turn, the usual winners first. brute_force is never a contender. The grid
-// is tried once the cell array its first search lays out (gridLayoutGuessMs) fits the budget.
+// is tried once the cell array its first search lays out (gridLayoutGuessMs) fits a frame.
 constexpr BroadPhaseType kCandidates[] = {
     BroadPhaseType::HierarchicalHash, BroadPhaseType::Grid, BroadPhaseType::SortedGrid,
     BroadPhaseType::SweepAndPrune,    BroadPhaseType::Tree, BroadPhaseType::Quadtree,
@@ -40,23 +41,41 @@ constexpr BroadPhaseType kCandidates[] = {
 // 60 Hz) for workloads that change later.
 constexpr std::size_t kFirstProbe = 16;
 constexpr std::size_t kMaxProbeGap = 240;
-constexpr int kShadowFrames = 3;     ///< pair searches a candidate is timed over
+/// After a guessed opening the first probe waits this long: the guess is usually right, and a
+/// probe costs a few frames.
+constexpr std::size_t kOpenedProbeGap = 64;
+constexpr int kShadowFrames = 2; ///< pair searches a candidate is compared over, after its first
 constexpr double kSwitchBelow = 0.8; ///< hysteresis: the candidate must cost < 80%
 constexpr double kGiveUpAbove = 1.5; ///< a candidate costing 1.5 times as much is dropped early
 constexpr double kFarAbove = 4.0;    ///< and one costing 4 times as much after its first search
-/// A candidate's building (its inserts and first search) may cost this many of the active kind's
-/// frames: switching costs no more than about a step. A build that runs over is abandoned.
-constexpr double kBuildFrames = 1.5;
-constexpr std::uint32_t kMoveSample = 16;  ///< one move in this many is timed
+/// A slice of a candidate's build may take this share of the active kind's frame, so no frame
+/// costs more than one and a half while a probe builds.
+constexpr double kSliceFrames = 0.5;
+/// The whole build may cost this many of the active kind's frames; one that runs over is
+/// abandoned (a kind dear to build pays only on a workload that runs long at that cost).
+constexpr double kBuildFrames = 2.0;
+/// The grid lays out its cell array in its first search, at once: it is tried only while that
+/// costs no more than about one frame.
+constexpr double kLayoutFrames = 1.0;
+/// The opening kind is chosen once this many proxies are in at a pair search: below, every kind
+/// costs next to nothing and the probes decide.
+constexpr std::size_t kOpeningFrom = 256;
+/// Below this many proxies there are no probes: every kind costs next to nothing, and a probe's
+/// allocations would cost more than it could win.
+constexpr std::size_t kProbeFrom = 64;
+/// One move in this many is timed while a probe is compared, else one in kMoveSample: a sample
+/// reads the clock twice, which costs several times a move itself.
+constexpr std::uint32_t kShadowMoveSample = 16;
+constexpr std::uint32_t kMoveSample = 256;
 constexpr std::uint32_t kQuerySample = 16; ///< one query in this many is timed, during probes
 constexpr std::uint32_t kBuildCheck = 256; ///< inserts between looks at the clock while building
-constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
 } // namespace
 
 AutoBroadPhase::AutoBroadPhase(const BroadPhaseConfig& config)
-    : m_config(config), m_nextProbeAt(kFirstProbe), m_probeGap(kFirstProbe) {
-    m_active = build(BroadPhaseType::SpatialHash, 0, nullptr);
+    : m_config(config), m_nextProbeAt(kFirstProbe), m_probeGap(kFirstProbe),
+      m_moveSample(kMoveSample) {
+    m_active = build(BroadPhaseType::SpatialHash);
 }
 
 // Until it is first built, the grid's cost is guessed from the cell array its first search lays
@@ -78,34 +97,22 @@ double AutoBroadPhase::gridLayoutGuessMs() const {
     return 25e-6 * cells;
 }
 
-AutoBroadPhase::Inner AutoBroadPhase::build(BroadPhaseType type, double budgetMs,
-                                            double* spentMs) const {
-    const auto start = Clock::now();
+AutoBroadPhase::Inner AutoBroadPhase::build(BroadPhaseType type) const {
     Inner inner;
     inner.type = type;
     inner.impl = makeBroadPhase(type, m_config);
     static_cast<BuiltInBroadPhase&>(*inner.impl).setWorkers(m_workers);
     const auto& live = m_proxies.liveFlags();
     const auto& boxes = m_proxies.boxes();
-    std::uint32_t inserted = 0;
-    for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
-        if (live[id] == 0) continue;
-        insertInto(inner, id, boxes[id]);
-        if (++inserted % kBuildCheck == 0 && budgetMs > 0 && msSince(start) > budgetMs) {
-            // Over budget: what the whole build would have cost, by proportion.
-            if (spentMs != nullptr)
-                *spentMs = msSince(start) * static_cast<double>(m_proxies.size()) / inserted;
-            return Inner{};
-        }
-    }
-    if (spentMs != nullptr) *spentMs = msSince(start);
+    for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id)
+        if (live[id] != 0) insertInto(inner, id, boxes[id]);
     return inner;
 }
 
 void AutoBroadPhase::insertInto(Inner& inner, std::uint32_t id, const AABB& box) const {
     const std::uint32_t in = toIndex(inner.impl->insert(box, id));
-    if (id >= inner.innerOf.size()) inner.innerOf.resize(id + 1, kNone);
-    if (in >= inner.ourOf.size()) inner.ourOf.resize(in + 1, kNone);
+    if (id >= inner.innerOf.size()) inner.innerOf.resize(id + 1, kNoId);
+    if (in >= inner.ourOf.size()) inner.ourOf.resize(in + 1, kNoId);
     inner.innerOf[id] = in;
     inner.ourOf[in] = id;
     inner.sameIds = inner.sameIds && in == id;
@@ -126,30 +133,32 @@ void AutoBroadPhase::moveIn(Inner& inner, std::uint32_t id, const AABB& box, boo
     }
     const auto start = Clock::now();
     inner.impl->move(in, box);
-    inner.moveMs += kMoveSample * std::max(0.0, msSince(start) - clockCostMs());
+    inner.moveMs += m_moveSample * std::max(0.0, msSince(start) - clockCostMs());
 }
 
 void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
     m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
     m_proxies.setBox(proxy, box);
-    const bool sample = m_moveCount++ % kMoveSample == 0;
+    const bool sample = --m_movesToSample == 0;
     if (!sample && !m_probe.impl) [[likely]] {
         // The common case, without a call: moves are most of a churning world's broad phase.
         m_active.impl->move(ProxyId{m_active.innerOf[toIndex(proxy)]}, box);
         return;
     }
+    if (sample) m_movesToSample = m_moveSample;
     moveIn(m_active, toIndex(proxy), box, sample);
-    if (m_probe.impl) moveIn(m_probe, toIndex(proxy), box, sample);
+    if (m_probe.impl && holds(m_probe, toIndex(proxy)))
+        moveIn(m_probe, toIndex(proxy), box, sample);
 }
 
 void AutoBroadPhase::remove(ProxyId proxy) {
     m_proxies.checkLive("AutoBroadPhase::remove", proxy);
     for (Inner* inner : {&m_active, &m_probe}) {
-        if (!inner->impl) continue;
+        if (!inner->impl || !holds(*inner, toIndex(proxy))) continue;
         const std::uint32_t in = inner->innerOf[toIndex(proxy)];
         inner->impl->remove(ProxyId{in});
-        inner->ourOf[in] = kNone;
-        inner->innerOf[toIndex(proxy)] = kNone;
+        inner->ourOf[in] = kNoId;
+        inner->innerOf[toIndex(proxy)] = kNoId;
     }
     m_proxies.remove(proxy);
 }
@@ -180,8 +189,9 @@ void AutoBroadPhase::searchIn(Inner& inner, std::vector<ProxyPair>& out) {
 }
 
 void AutoBroadPhase::collectPairs(std::vector<ProxyPair>& out) {
+    if (!m_chosen) chooseOpening();
     searchIn(m_active, out);
-    if (m_probe.impl) {
+    if (m_probe.impl && !m_building) {
         searchIn(m_probe, m_shadow);
 #ifdef RIGID2D_VALIDATE
         std::vector<ProxyPair> found = out;
@@ -194,6 +204,7 @@ void AutoBroadPhase::collectPairs(std::vector<ProxyPair>& out) {
 }
 
 void AutoBroadPhase::collectPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPair>& out) {
+    if (!m_chosen) chooseOpening();
     const auto start = Clock::now();
     const double searched = m_active.searchMs;
     m_inPairsOf = true;
@@ -216,17 +227,46 @@ double AutoBroadPhase::cost(const Inner& inner, int slot) const {
 }
 
 void AutoBroadPhase::afterSearch() {
-    m_moveCount = 0;
-    if (m_probe.impl) {
-        ++m_probeFrames;
-        // The first search lays out the candidate's memory: a few times dearer at most.
-        const double ratio = cost(m_probe, 1) / std::max(cost(m_active, 0), 1e-9);
-        if (m_probeFrames >= kShadowFrames || ratio > kFarAbove ||
-            (m_probeFrames >= 2 && ratio > kGiveUpAbove))
-            endProbe();
-    } else if (++m_frame >= m_nextProbeAt) {
-        startProbe();
+    if (!m_probe.impl) {
+        if (++m_frame >= m_nextProbeAt && m_proxies.size() >= kProbeFrom) startProbe();
+        return;
     }
+    if (m_building) return buildSlice();
+    ++m_probeFrames;
+    const double ratio = cost(m_probe, 1) / std::max(cost(m_active, 0), 1e-9);
+    if (m_probeFrames == 1) {
+        // Its first search laid out its memory: a few times dearer at most, and not compared.
+        if (ratio > kFarAbove) return endProbe();
+        return restartTiming();
+    }
+    if (m_probeFrames > kShadowFrames || ratio > kGiveUpAbove) endProbe();
+}
+
+void AutoBroadPhase::restartTiming() {
+    m_moveSample = m_probe.impl && !m_building ? kShadowMoveSample : kMoveSample;
+    m_movesToSample = m_moveSample;
+    m_active.searchMs = m_active.moveMs = m_queriedMs = 0;
+    m_probe.searchMs = m_probe.moveMs = 0;
+    m_activeSince = m_frame;
+    m_queryNs[0].store(0, std::memory_order_relaxed);
+    m_queryNs[1].store(0, std::memory_order_relaxed);
+}
+
+void AutoBroadPhase::chooseOpening() {
+    if (m_proxies.size() < kOpeningFrom) return;
+    m_chosen = true;
+    m_probeGap = std::max(m_probeGap, kOpenedProbeGap);
+    m_nextProbeAt = m_frame + m_probeGap;
+    const BroadPhaseType type = firstKind(m_proxies, m_config);
+    if (type == m_active.type) return;
+    m_probe = Inner{};
+    m_building = false;
+    const auto start = Clock::now();
+    m_active = build(type);
+    m_buildMs[static_cast<std::size_t>(type)] = std::max(msSince(start), 1e-9);
+    if (type == BroadPhaseType::Grid) m_gridBuilt = true;
+    ++m_switches;
+    restartTiming();
 }
 
 void AutoBroadPhase::startProbe() {
@@ -238,15 +278,15 @@ void AutoBroadPhase::startProbe() {
         frames > 0 && work > 0 ? work / static_cast<double>(frames) : m_activeFrameMs;
     const double budget = kBuildFrames * frameMs;
     // The next kind but the active one whose last build fitted the budget (a kind never built
-    // is tried: its cost is unknown until then).
+    // is tried: its cost is unknown until then), the grid only while its layout fits a frame.
     BroadPhaseType type = m_active.type;
-    if (!m_gridBuilt)
-        m_buildMs[static_cast<std::size_t>(BroadPhaseType::Grid)] = gridLayoutGuessMs();
     for (std::size_t tries = 0; tries < std::size(kCandidates); ++tries) {
         const BroadPhaseType next = kCandidates[m_nextProbe];
         m_nextProbe = (m_nextProbe + 1) % std::size(kCandidates);
         const double built = m_buildMs[static_cast<std::size_t>(next)];
-        if (next != m_active.type && (built == 0 || built <= budget)) {
+        const bool layoutFits = next != BroadPhaseType::Grid || m_gridBuilt ||
+                                gridLayoutGuessMs() <= kLayoutFrames * frameMs;
+        if (next != m_active.type && layoutFits && (built == 0 || built <= budget)) {
             type = next;
             break;
         }
@@ -254,43 +294,78 @@ void AutoBroadPhase::startProbe() {
     m_probeGap = std::min(2 * m_probeGap, kMaxProbeGap);
     m_nextProbeAt = m_frame + m_probeGap;
     if (type == m_active.type || budget <= 0) return;
-    double spent = 0;
-    m_probe = build(type, budget, &spent);
-    m_buildMs[static_cast<std::size_t>(type)] = std::max(spent, 1e-9);
-    if (type == BroadPhaseType::Grid) m_gridBuilt = true;
-    // Both are timed over the same frames.
-    m_active.searchMs = m_active.moveMs = m_queriedMs = 0;
-    m_activeSince = m_frame;
-    m_queryNs[0].store(0, std::memory_order_relaxed);
-    m_queryNs[1].store(0, std::memory_order_relaxed);
+    m_probe = Inner{};
+    m_probe.type = type;
+    m_probe.impl = makeBroadPhase(type, m_config);
+    builtIn(m_probe).setWorkers(m_workers);
+    m_building = true;
+    m_buildCursor = 0;
+    m_buildSpentMs = 0;
+    m_buildBudgetMs = budget;
+    m_sliceMs = kSliceFrames * frameMs;
+    buildSlice();
+}
+
+void AutoBroadPhase::buildSlice() {
+    const auto start = Clock::now();
+    const auto& live = m_proxies.liveFlags();
+    const auto& boxes = m_proxies.boxes();
+    const std::uint32_t end = m_proxies.capacity();
+    while (m_buildCursor < end) {
+        const std::uint32_t stop = std::min(end, m_buildCursor + kBuildCheck);
+        for (; m_buildCursor < stop; ++m_buildCursor) {
+            // A proxy inserted since the build began is in already.
+            if (live[m_buildCursor] != 0 && !holds(m_probe, m_buildCursor))
+                insertInto(m_probe, m_buildCursor, boxes[m_buildCursor]);
+        }
+        if (msSince(start) > m_sliceMs) break;
+    }
+    m_buildSpentMs += msSince(start);
+    const auto slot = static_cast<std::size_t>(m_probe.type);
+    if (m_buildCursor < end) {
+        if (m_buildSpentMs <= m_buildBudgetMs) return; // more at the next search
+        // Over budget: abandoned, remembering what the whole build would have cost.
+        m_buildMs[slot] = m_buildSpentMs * static_cast<double>(end) / m_buildCursor;
+        m_probe = Inner{};
+        m_building = false;
+        return;
+    }
+    m_buildMs[slot] = std::max(m_buildSpentMs, 1e-9);
+    if (m_probe.type == BroadPhaseType::Grid) m_gridBuilt = true;
+    m_building = false;
     m_probeFrames = 0;
+    restartTiming();
 }
 
 void AutoBroadPhase::endProbe() {
-    const double active = cost(m_active, 0) / std::max(m_probeFrames, 1);
-    const double probe = cost(m_probe, 1) / std::max(m_probeFrames, 1);
+    // Over the compared searches (the first is the candidate's layout).
+    const int compared = std::max(m_probeFrames - 1, 1);
+    const double active = cost(m_active, 0) / compared;
+    const double probe = cost(m_probe, 1) / compared;
     m_activeFrameMs = active;
-    if (probe < kSwitchBelow * active) {
+    if (m_probeFrames > 1 && probe < kSwitchBelow * active) {
         m_active = std::move(m_probe);
         m_activeFrameMs = probe;
         ++m_switches;
     }
     m_probe = Inner{};
-    m_active.searchMs = m_active.moveMs = m_queriedMs = 0;
-    m_activeSince = m_frame;
+    restartTiming();
     m_nextProbeAt = m_frame + m_probeGap;
 }
 
 void AutoBroadPhase::switchTo(BroadPhaseType type) {
     m_probe = Inner{};
+    m_building = false;
+    m_chosen = true;
     m_nextProbeAt = m_frame + m_probeGap;
-    m_active = build(type, 0, nullptr);
+    m_active = build(type);
     ++m_switches;
 }
 
 void AutoBroadPhase::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("AutoBroadPhase::query", "region", region);
-    if (m_probe.impl && m_queryCount.fetch_add(1, std::memory_order_relaxed) % kQuerySample == 0) {
+    if (m_probe.impl && !m_building &&
+        m_queryCount.fetch_add(1, std::memory_order_relaxed) % kQuerySample == 0) {
         // Both kinds timed on the bare query: the caller's visits (a time of impact, a pair
         // pushed) cost the same on either and would blur the comparison.
         const auto nothing = [](ProxyId) { return true; };
@@ -317,7 +392,7 @@ void AutoBroadPhase::rayCast(Vec2 origin, Vec2 translation, float maxFraction,
 void AutoBroadPhase::update() {
     // Timed: some kinds do their filing here rather than in the search.
     for (Inner* inner : {&m_active, &m_probe}) {
-        if (!inner->impl) continue;
+        if (!inner->impl || (inner == &m_probe && m_building)) continue;
         const auto start = Clock::now();
         inner->impl->update();
         inner->searchMs += msSince(start);
@@ -351,15 +426,23 @@ void AutoBroadPhase::validate() const {
     for (const Inner* inner : {&m_active, &m_probe}) {
         if (!inner->impl) continue;
         inner->impl->validate();
-        R2D_CHECK(inner->impl->size() == m_proxies.size(),
-                  "an inner broad phase holds other proxies");
+        // A candidate being built holds the proxies below the cursor and those inserted since.
+        const bool partial = inner == &m_probe && m_building;
+        std::size_t held = 0;
         for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
-            if (!m_proxies.isLive(ProxyId{id})) continue;
+            const bool live = m_proxies.isLive(ProxyId{id});
+            R2D_CHECK(live || !holds(*inner, id), "an inner broad phase holds a removed proxy");
+            if (!live) continue;
+            R2D_CHECK(holds(*inner, id) || (partial && id >= m_buildCursor),
+                      "an inner broad phase misses a proxy");
+            if (!holds(*inner, id)) continue;
+            ++held;
             const std::uint32_t in = inner->innerOf[id];
-            R2D_CHECK(in != kNone && inner->ourOf[in] == id, "id maps do not match");
+            R2D_CHECK(inner->ourOf[in] == id, "id maps do not match");
             R2D_CHECK(inner->impl->box(ProxyId{in}) == m_proxies.box(ProxyId{id}),
                       "an inner box differs from ours");
         }
+        R2D_CHECK(inner->impl->size() == held, "an inner broad phase holds other proxies");
     }
 }
 

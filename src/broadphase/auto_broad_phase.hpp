@@ -3,14 +3,19 @@
 // change kinds at any step without changing a single result. This one does so by measurement: it
 // runs one kind, and every so often builds another beside it, feeds it the same moves for a few
 // frames ("shadowing") and times both; the candidate takes over when it is clearly cheaper.
+//
+// The opening kind is guessed from the proxies at the first pair search (first_kind.hpp), so a
+// short run, or a world too big for many probes, starts on a good kind. A candidate is built a
+// slice per pair search (inserts worth half a frame of the active kind), so no frame pays for a
+// whole build: the moves reach the proxies inserted so far, the rest are inserted as they are
+// then. Its first search lays out its memory and is not compared; the next two are.
 // What is timed: update and the pair searches, one move in 16 and, while a probe runs, one query
 // in 16 on both kinds (the step's continuous collision and the pair search by queries are
 // queries, and a kind can be cheap to search and dear to query). Probes come early, then ever
-// less often; a candidate 4 times dearer is dropped after one search, 1.5 times after two.
-// Building a candidate may cost about one and a half of the active kind's frames: a build that
-// runs over is abandoned, and that kind is not built again until the frames cost enough to pay
-// for it. Ids are this class's own: each inner kind's ids are mapped to them, so a switch
-// changes no id.
+// less often; a candidate 4 times dearer is dropped after its first search, 1.5 times after its
+// next. A build that costs more than a few of the active kind's frames in all is abandoned, and
+// that kind is not built again until the frames cost enough to pay for it. Ids are this class's
+// own: each inner kind's ids are mapped to them, so a switch changes no id.
 
 #include <array>
 #include <atomic>
@@ -55,6 +60,8 @@ public:
     [[nodiscard]] BroadPhaseType active() const noexcept { return m_active.type; }
     /// Hands the work to `type` at once (the probes do this; tests force it).
     void switchTo(BroadPhaseType type);
+    /// Whether a candidate is being built, a slice per search (tests).
+    [[nodiscard]] bool buildingCandidate() const noexcept { return m_building; }
 
 private:
     /// One inner broad phase, with its ids mapped to ours, and what it has cost.
@@ -70,10 +77,13 @@ private:
         bool sameIds = true;
     };
 
-    /// `type` holding every proxy; with a budget > 0, empty (no impl) if building runs over it.
-    /// spentMs (if given) receives the build's time, or its estimate when abandoned.
-    [[nodiscard]] Inner build(BroadPhaseType type, double budgetMs, double* spentMs) const;
+    /// `type` holding every proxy, built at once.
+    [[nodiscard]] Inner build(BroadPhaseType type) const;
     void insertInto(Inner& inner, std::uint32_t id, const AABB& box) const;
+    /// Whether `inner` holds our id `id` (a candidate being built holds only some).
+    [[nodiscard]] static bool holds(const Inner& inner, std::uint32_t id) noexcept {
+        return id < inner.innerOf.size() && inner.innerOf[id] != kNoId;
+    }
     void moveIn(Inner& inner, std::uint32_t id, const AABB& box, bool sample);
     [[nodiscard]] static BuiltInBroadPhase& builtIn(const Inner& inner);
     /// Runs inner's collectPairs, timed, with the pairs in our ids (a < b).
@@ -82,9 +92,18 @@ private:
     void afterSearch();
     [[nodiscard]] double cost(const Inner& inner, int slot) const;
     void startProbe();
+    /// Inserts the next slice of proxies into the candidate being built; when all are in, the
+    /// shadowing starts (or, over budget, the build is abandoned).
+    void buildSlice();
+    /// Both kinds' costs from zero: they are compared over the same searches.
+    void restartTiming();
+    /// At the first pair search with enough proxies: the opening kind (firstKind).
+    void chooseOpening();
     /// What building the grid would cost, until it has been built once.
     [[nodiscard]] double gridLayoutGuessMs() const;
     void endProbe();
+
+    static constexpr std::uint32_t kNoId = 0xFFFFFFFFu;
 
     BroadPhaseConfig m_config;
     Inner m_active;
@@ -94,17 +113,24 @@ private:
     std::size_t m_probeGap;      ///< searches between probes, doubling up to a bound
     std::size_t m_nextProbe = 0; ///< index into kCandidates
     std::size_t m_switches = 0;
-    std::uint32_t m_moveCount = 0;   ///< moves since the last findPairs, for the sampling
-    std::vector<ProxyPair> m_inner;  ///< an inner kind's pairs, before mapping
-    std::vector<ProxyPair> m_shadow; ///< the probe's pairs, thrown away
-    int m_probeFrames = 0;           ///< pair searches the running probe has been timed over
-    bool m_inPairsOf = false;        ///< collectPairs is being called by collectPairsOf
-    double m_activeFrameMs = 0;      ///< the active kind's cost per search, at the last probe's end
-    std::size_t m_activeSince = 0;   ///< the search from which the active kind's costs are summed
-    double m_queriedMs = 0;          ///< searches by queries since then (not in searchMs)
+    std::uint32_t m_moveSample;        ///< one move in this many is timed
+    std::uint32_t m_movesToSample = 1; ///< moves until the next timed one
+    std::vector<ProxyPair> m_inner;    ///< an inner kind's pairs, before mapping
+    std::vector<ProxyPair> m_shadow;   ///< the probe's pairs, thrown away
+    int m_probeFrames = 0;             ///< pair searches of the probe since its build ended
+    bool m_chosen = false;             ///< the opening kind is picked (chooseOpening or switchTo)
+    bool m_building = false;           ///< the probe is being built, a slice per search
+    std::uint32_t m_buildCursor = 0;   ///< the next id the build inserts
+    double m_buildSpentMs = 0;         ///< the build's time so far
+    double m_buildBudgetMs = 0;        ///< past this in all, the build is abandoned
+    double m_sliceMs = 0;              ///< what one slice may take
+    bool m_inPairsOf = false;          ///< collectPairs is being called by collectPairsOf
+    double m_activeFrameMs = 0;    ///< the active kind's cost per search, at the last probe's end
+    std::size_t m_activeSince = 0; ///< the search from which the active kind's costs are summed
+    double m_queriedMs = 0;        ///< searches by queries since then (not in searchMs)
     std::array<double, std::size(kAllBroadPhaseTypes)>
-        m_buildMs{};          ///< by kind, its last build (0: never; the grid's: a guess)
-    bool m_gridBuilt = false; ///< m_buildMs of the grid is measured, not gridLayoutGuessMs()
+        m_buildMs{};          ///< by kind, what its last build cost (0: never built)
+    bool m_gridBuilt = false; ///< the grid was built once: its layout is no longer guessed
     /// Sampled queries' time (ns) on the active kind [0] and the probe [1], from any thread.
     mutable std::array<std::atomic<std::int64_t>, 2> m_queryNs{};
     mutable std::atomic<std::uint32_t> m_queryCount{0};

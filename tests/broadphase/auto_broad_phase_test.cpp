@@ -136,3 +136,73 @@ TEST_CASE("auto: probes run through searches by queries and timed queries, pairs
         if (frame % 50 == 0) subject.validate();
     }
 }
+
+TEST_CASE("auto: proxies inserted, moved and removed while a candidate is built are all found") {
+    // A candidate is built a slice per search: the proxies below the build's cursor must follow
+    // every move and removal, and those inserted meanwhile must not be inserted twice.
+    AutoBroadPhase subject({});
+    detail::BruteForce reference;
+    SplitMix64 rng(23);
+    std::vector<ProxyId> ids = insertBoth(subject, reference, rng, 1500, 80);
+    bool sawBuild = false;
+    for (int frame = 0; frame < 300; ++frame) {
+        for (std::size_t i = frame % 2; i < ids.size(); i += 2)
+            moveBoth(subject, reference, ids[i], randomBox(rng, 80));
+        for (int k = 0; k < 4; ++k) {
+            const std::size_t at = rng.below(static_cast<std::uint32_t>(ids.size()));
+            subject.remove(ids[at]);
+            reference.remove(ids[at]);
+            const AABB box = randomBox(rng, 80);
+            ids[at] = subject.insert(box, 3);
+            REQUIRE(ids[at] == reference.insert(box, 3));
+        }
+        sawBuild = sawBuild || subject.buildingCandidate();
+        checkSame(subject, reference);
+    }
+    CHECK(sawBuild);
+}
+
+TEST_CASE("auto: the opening kind suits the proxies") {
+    SUBCASE("boxes of one size filling a square open on the grid") {
+        AutoBroadPhase subject({});
+        SplitMix64 rng(1);
+        for (int i = 0; i < 4000; ++i)
+            subject.insert(test::randomBox(rng, {{0, 0}, {190, 190}}, 0.25f, 1.0f), 0);
+        std::vector<ProxyPair> pairs;
+        subject.findPairs(pairs);
+        CHECK_UNARY(subject.active() == BroadPhaseType::Grid);
+        CHECK(subject.stats().switches == 1);
+    }
+    SUBCASE("a small cluster in wide bounds stays on the spatial hash") {
+        BroadPhaseConfig config;
+        config.worldBounds = {{-1e5f, -1e5f}, {1e5f, 1e5f}};
+        AutoBroadPhase subject(config);
+        SplitMix64 rng(2);
+        for (int i = 0; i < 4000; ++i)
+            subject.insert(test::randomBox(rng, {{0, 0}, {190, 190}}, 0.25f, 1.0f), 0);
+        std::vector<ProxyPair> pairs;
+        subject.findPairs(pairs);
+        CHECK_UNARY(subject.active() == BroadPhaseType::SpatialHash);
+        CHECK(subject.stats().switches == 0);
+    }
+    SUBCASE("sizes spread over orders of magnitude open on the hierarchical hash") {
+        AutoBroadPhase subject({});
+        SplitMix64 rng(3);
+        for (int i = 0; i < 4000; ++i) {
+            const float size = i % 4 == 0 ? 40.0f : 0.5f;
+            subject.insert(test::randomBox(rng, {{0, 0}, {400, 400}}, size, size * 1.5f), 0);
+        }
+        std::vector<ProxyPair> pairs;
+        subject.findPairs(pairs);
+        CHECK_UNARY(subject.active() == BroadPhaseType::HierarchicalHash);
+    }
+    SUBCASE("a handful of proxies waits for the probes") {
+        AutoBroadPhase subject({});
+        SplitMix64 rng(4);
+        for (int i = 0; i < 100; ++i)
+            subject.insert(test::randomBox(rng, {{0, 0}, {20, 20}}, 0.25f, 1.0f), 0);
+        std::vector<ProxyPair> pairs;
+        subject.findPairs(pairs);
+        CHECK_UNARY(subject.active() == BroadPhaseType::SpatialHash);
+    }
+}
