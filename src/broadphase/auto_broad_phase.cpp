@@ -137,14 +137,23 @@ void AutoBroadPhase::moveIn(Inner& inner, std::uint32_t id, const AABB& box, boo
 }
 
 void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
-    m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
-    m_proxies.setBox(proxy, box);
+    m_proxies.checkLive("AutoBroadPhase::move", proxy);
     const bool sample = --m_movesToSample == 0;
     if (!sample && !m_probe.impl) [[likely]] {
-        // The common case, without a call: moves are most of a churning world's broad phase.
-        m_active.impl->move(ProxyId{m_active.innerOf[toIndex(proxy)]}, box);
+        // The common case, without a call of ours: moves are most of a churning world's broad
+        // phase. The active kind checks the box before it changes anything, so it is not
+        // checked twice; a refusal is raised again under this function's name.
+        try {
+            m_active.impl->move(ProxyId{m_active.innerOf[toIndex(proxy)]}, box);
+        } catch (const Error&) {
+            m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
+            throw;
+        }
+        m_proxies.setBox(proxy, box);
         return;
     }
+    m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
+    m_proxies.setBox(proxy, box);
     if (sample) m_movesToSample = m_moveSample;
     moveIn(m_active, toIndex(proxy), box, sample);
     if (m_probe.impl && holds(m_probe, toIndex(proxy)))

@@ -42,7 +42,11 @@ struct Search {
 };
 
 Search search(BroadPhaseType type, const std::vector<AABB>& boxes, const WorldDef* workers) {
-    std::unique_ptr<BroadPhase> bp = makeBroadPhase(type);
+    // Bounds far wider than the boxes: auto then opens on a kind of the hash family (a grid of
+    // them would need coarse cells; broadphase/first_kind.hpp), whose search is cut in pieces.
+    BroadPhaseConfig config;
+    config.worldBounds = {{-1e6f, -1e6f}, {1e6f, 1e6f}};
+    std::unique_ptr<BroadPhase> bp = makeBroadPhase(type, config);
     if (workers != nullptr) static_cast<detail::BuiltInBroadPhase&>(*bp).setWorkers(workers);
     std::vector<ProxyId> ids;
     for (std::size_t i = 0; i < boxes.size(); ++i) ids.push_back(bp->insert(boxes[i], i));
