@@ -42,8 +42,9 @@ enum class BroadPhaseType : std::uint8_t {
     HierarchicalHash, ///< "hierarchical_hash": hash levels with cell sizes in powers of two
     Quadtree,   ///< "quadtree": loose quadtree, unbounded, each proxy at the depth of its size
     SortedGrid, ///< "sorted_grid": hashed cells counted and sorted into one dense array
-    /// "auto": runs one of the others and switches, live, to whichever measures cheapest on the
-    /// current work (every kind finds the same pairs, so switching changes no result).
+    /// "auto": runs one of the others, opening on the kind the proxies suggest at the first pair
+    /// search, and switches, live, to whichever measures cheapest on the current work (every
+    /// kind finds the same pairs, so switching changes no result).
     Auto,
 };
 

@@ -17,9 +17,9 @@ constexpr float kBigFactor = 4.0f;
 // Big boxes above this share of all: sizes spread too widely for one cell size.
 constexpr std::uint32_t kBigShare = 8; // 1 in 8
 // The grid's cells (two 4-byte counters each) may number this many per proxy, beyond a floor
-// that any world may have: about 128 bytes a proxy.
+// that any world may have: about 128 bytes a proxy, and 2 MB.
 constexpr double kCellsPerProxy = 16.0;
-constexpr double kCellsFloor = 65536.0;
+constexpr double kCellsFloor = 262144.0;
 
 double widthOf(const AABB& box) { return double{box.upper.x} - double{box.lower.x}; }
 double heightOf(const AABB& box) { return double{box.upper.y} - double{box.lower.y}; }
