@@ -9,13 +9,14 @@
 // slice per pair search (inserts worth half a frame of the active kind), so no frame pays for a
 // whole build: the moves reach the proxies inserted so far, the rest are inserted as they are
 // then. Its first search lays out its memory and is not compared; the next two are.
-// What is timed: update and the pair searches, one move in 16 and, while a probe runs, one query
-// in 16 on both kinds (the step's continuous collision and the pair search by queries are
-// queries, and a kind can be cheap to search and dear to query). Probes come early, then ever
-// less often; a candidate 4 times dearer is dropped after its first search, 1.5 times after its
-// next. A build that costs more than a few of the active kind's frames in all is abandoned, and
-// that kind is not built again until the frames cost enough to pay for it. Ids are this class's
-// own: each inner kind's ids are mapped to them, so a switch changes no id.
+// What is timed: update and the pair searches, one move in 16 while a candidate is compared (one
+// in 256 otherwise: the clock costs more than a move), and then one query in 16 on both kinds
+// (the step's continuous collision and the pair search by queries are queries, and a kind can be
+// cheap to search and dear to query). Probes come early, then ever less often; a candidate 4 times
+// dearer is dropped after its first search, 1.5 times after its next. A build that costs more than
+// a few of the active kind's frames in all is abandoned, and that kind is not built again until the
+// frames cost enough to pay for it. Ids are this class's own: each inner kind's ids are mapped to
+// them, so a switch changes no id.
 
 #include <array>
 #include <atomic>

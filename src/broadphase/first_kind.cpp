@@ -46,9 +46,9 @@ BroadPhaseType firstKind(const ProxyTable& proxies, const BroadPhaseConfig& conf
     std::uint32_t big = 0;
     for (std::uint32_t id = 0; id < proxies.capacity(); ++id) {
         if (live[id] == 0) continue;
-        const AABB& box = boxes[id];
-        const float half = 0.5f * std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
-        big += half > kBigFactor * median ? 1u : 0u;
+        // In double: a box across most of the float range is wider than a float holds.
+        const double half = 0.5 * std::max(widthOf(boxes[id]), heightOf(boxes[id]));
+        big += half > double{kBigFactor * median} ? 1u : 0u;
     }
     const std::uint32_t count = sizes.total();
     if (big > count / kBigShare) return BroadPhaseType::HierarchicalHash;
