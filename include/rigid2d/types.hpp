@@ -48,8 +48,9 @@ struct WorldDef {
     /// m/s². Earth-like, with y up. Components within ±kMaxGravity.
     Vec2 gravity{0.0f, -10.0f};
     /// Which broad phase finds candidate pairs; swappable later with `World::setBroadPhase`.
-    /// The spatial hash is unbounded and needs no tuning, so it is a safe default.
-    BroadPhaseType broadPhase = BroadPhaseType::SpatialHash;
+    /// `auto` picks and changes kinds by measurement (every kind gives the same world), so a
+    /// world needs no choice; a fixed kind spares its probes.
+    BroadPhaseType broadPhase = BroadPhaseType::Auto;
     BroadPhaseConfig broadPhaseConfig{};
     /// Solver substeps per step. 4 keeps 20-row pyramids standing at 60 Hz; more = stiffer.
     int substeps = 4;

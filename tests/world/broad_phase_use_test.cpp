@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -204,4 +205,14 @@ TEST_CASE("new pairs by queries and by one findPairs are the same pairs") {
     CHECK(byQueries.second > 0);
     CHECK(byQueries.second == bySearch.second);
     CHECK(byQueries.first == bySearch.first);
+}
+
+TEST_CASE("a world runs auto unless told otherwise, on a kind of its own choosing") {
+    World world(WorldDef{});
+    buildScene(world);
+    world.step(kDefaultTimeStep);
+    CHECK(world.broadPhase().name() == "auto");
+    const std::string_view active = world.broadPhase().stats().active;
+    CHECK_FALSE(active.empty());
+    CHECK(active != "auto");
 }
