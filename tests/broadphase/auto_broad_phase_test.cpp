@@ -162,47 +162,54 @@ TEST_CASE("auto: proxies inserted, moved and removed while a candidate is built 
     CHECK(sawBuild);
 }
 
+namespace {
+
+struct Opening {
+    BroadPhaseType kind;
+    std::size_t switches;
+};
+
+/// The kind an auto broad phase opens on, given `count` proxies `boxOf(rng, i)` and one search.
+template <typename BoxOf>
+Opening openingFor(const BroadPhaseConfig& config, int count, BoxOf boxOf) {
+    AutoBroadPhase subject(config);
+    SplitMix64 rng(static_cast<std::uint64_t>(count));
+    for (int i = 0; i < count; ++i) subject.insert(boxOf(rng, i), 0);
+    std::vector<ProxyPair> pairs;
+    subject.findPairs(pairs);
+    return {subject.active(), subject.stats().switches};
+}
+
+AABB smallBoxIn(SplitMix64& rng, float side) {
+    return test::randomBox(rng, {{0, 0}, {side, side}}, 0.25f, 1.0f);
+}
+
+} // namespace
+
 TEST_CASE("auto: the opening kind suits the proxies") {
+    const auto small = [](float side) {
+        return [side](SplitMix64& rng, int) { return smallBoxIn(rng, side); };
+    };
     SUBCASE("boxes of one size filling a square open on the grid") {
-        AutoBroadPhase subject({});
-        SplitMix64 rng(1);
-        for (int i = 0; i < 4000; ++i)
-            subject.insert(test::randomBox(rng, {{0, 0}, {190, 190}}, 0.25f, 1.0f), 0);
-        std::vector<ProxyPair> pairs;
-        subject.findPairs(pairs);
-        CHECK_UNARY(subject.active() == BroadPhaseType::Grid);
-        CHECK(subject.stats().switches == 1);
+        const Opening opening = openingFor({}, 4000, small(190));
+        CHECK_UNARY(opening.kind == BroadPhaseType::Grid);
+        CHECK(opening.switches == 1);
     }
     SUBCASE("a small cluster in wide bounds stays on the spatial hash") {
         BroadPhaseConfig config;
         config.worldBounds = {{-1e5f, -1e5f}, {1e5f, 1e5f}};
-        AutoBroadPhase subject(config);
-        SplitMix64 rng(2);
-        for (int i = 0; i < 4000; ++i)
-            subject.insert(test::randomBox(rng, {{0, 0}, {190, 190}}, 0.25f, 1.0f), 0);
-        std::vector<ProxyPair> pairs;
-        subject.findPairs(pairs);
-        CHECK_UNARY(subject.active() == BroadPhaseType::SpatialHash);
-        CHECK(subject.stats().switches == 0);
+        const Opening opening = openingFor(config, 4000, small(190));
+        CHECK_UNARY(opening.kind == BroadPhaseType::SpatialHash);
+        CHECK(opening.switches == 0);
     }
     SUBCASE("sizes spread over orders of magnitude open on the hierarchical hash") {
-        AutoBroadPhase subject({});
-        SplitMix64 rng(3);
-        for (int i = 0; i < 4000; ++i) {
+        const Opening opening = openingFor({}, 4000, [](SplitMix64& rng, int i) {
             const float size = i % 4 == 0 ? 40.0f : 0.5f;
-            subject.insert(test::randomBox(rng, {{0, 0}, {400, 400}}, size, size * 1.5f), 0);
-        }
-        std::vector<ProxyPair> pairs;
-        subject.findPairs(pairs);
-        CHECK_UNARY(subject.active() == BroadPhaseType::HierarchicalHash);
+            return test::randomBox(rng, {{0, 0}, {400, 400}}, size, size * 1.5f);
+        });
+        CHECK_UNARY(opening.kind == BroadPhaseType::HierarchicalHash);
     }
     SUBCASE("a handful of proxies waits for the probes") {
-        AutoBroadPhase subject({});
-        SplitMix64 rng(4);
-        for (int i = 0; i < 100; ++i)
-            subject.insert(test::randomBox(rng, {{0, 0}, {20, 20}}, 0.25f, 1.0f), 0);
-        std::vector<ProxyPair> pairs;
-        subject.findPairs(pairs);
-        CHECK_UNARY(subject.active() == BroadPhaseType::SpatialHash);
+        CHECK_UNARY(openingFor({}, 100, small(20)).kind == BroadPhaseType::SpatialHash);
     }
 }
