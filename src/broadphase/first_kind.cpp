@@ -46,23 +46,20 @@ BroadPhaseType firstKind(const ProxyTable& proxies, const BroadPhaseConfig& conf
     std::uint32_t big = 0;
     for (std::uint32_t id = 0; id < proxies.capacity(); ++id) {
         if (live[id] == 0) continue;
-        // In double: a box across most of the float range is wider than a float holds.
-        const double half = 0.5 * std::max(widthOf(boxes[id]), heightOf(boxes[id]));
-        big += half > double{kBigFactor * median} ? 1u : 0u;
+        big += largerHalfExtent(boxes[id]) > kBigFactor * median ? 1u : 0u;
     }
     const std::uint32_t count = sizes.total();
     if (big > count / kBigShare) return BroadPhaseType::HierarchicalHash;
 
     // The grid's region as its first filing lays it out: the world bounds, widened to every
     // proxy when many lie outside them (UniformGrid::growToOutliers).
-    const AABB region = outside > std::max<std::uint32_t>(256, count / 8)
-                            ? combine(config.worldBounds, all)
-                            : config.worldBounds;
+    const AABB region = UniformGrid::outgrown(outside, count) ? combine(config.worldBounds, all)
+                                                              : config.worldBounds;
     const double edge = config.cellSize > 0.0f
                             ? double{config.cellSize}
                             : double{autoCellSize(median, UniformGrid::kAutoCellFactor)};
-    const double cells = std::max(1.0, std::ceil(widthOf(region) / edge)) *
-                         std::max(1.0, std::ceil(heightOf(region) / edge));
+    const double cells = UniformGrid::cellsAcross(widthOf(region), edge) *
+                         UniformGrid::cellsAcross(heightOf(region), edge);
     // Capped, the grid coarsens its cells: past twice the edge, crowded cells cost more than
     // the filing saves.
     const bool coarsened = cells > 4.0 * static_cast<double>(config.maxGridCells);

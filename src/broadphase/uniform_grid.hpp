@@ -32,6 +32,8 @@
 // live proxy is in exactly the cells its box overlaps (validate() checks it).
 // `maxGridCells` caps the cell array: the cell edge grows to respect it.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -75,6 +77,16 @@ public:
     /// changed by more than an eighth since): sizes drift slowly, and filling it cost about a
     /// seventh of a filing.
     static constexpr std::uint32_t kSizeSampleInterval = 8;
+
+    /// Whether `outliers` of `proxies` lie outside the region, enough that it grows to hold
+    /// them all (growToOutliers).
+    [[nodiscard]] static bool outgrown(std::size_t outliers, std::size_t proxies) noexcept {
+        return outliers > std::max<std::size_t>(256, proxies / 8);
+    }
+    /// Cells of edge `edge` across `length`: at least one.
+    [[nodiscard]] static double cellsAcross(double length, double edge) noexcept {
+        return std::max(1.0, std::ceil(length / edge));
+    }
 
 private:
     /// Lays out cells of at least `cellSize` (grown to fit maxGridCells); entries become stale

@@ -21,8 +21,8 @@ void UniformGrid::configure(float cellSize) {
                             width / kMaxAxis, height / kMaxAxis});
     double columns = 0, rows = 0;
     for (;;) {
-        columns = std::max(1.0, std::ceil(width / size));
-        rows = std::max(1.0, std::ceil(height / size));
+        columns = cellsAcross(width, size);
+        rows = cellsAcross(height, size);
         if (columns * rows <= maxCells && columns <= kMaxAxis && rows <= kMaxAxis) break;
         // At most one cell over the longer side (always few enough): a float, however wide.
         size = std::min(size * 1.01, std::max(width, height));
@@ -49,7 +49,7 @@ void UniformGrid::configure(float cellSize) {
 // grows to hold them all instead (never shrinks, so it does not oscillate), the cells coarsening
 // if maxGridCells demands it. Regions wider than a float can hold are left as they are.
 bool UniformGrid::growToOutliers() {
-    if (m_outliers.size() <= std::max<std::size_t>(256, m_proxies.size() / 8)) return false;
+    if (!outgrown(m_outliers.size(), m_proxies.size())) return false;
     // (called from file() after counting: m_outliers is this filing's)
     AABB all = m_bounds;
     const auto& live = m_proxies.liveFlags();

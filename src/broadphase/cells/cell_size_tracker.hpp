@@ -13,6 +13,15 @@
 
 namespace rigid2d::detail {
 
+/// Half the larger side of `box`: the size a cell must fit. Taken in double, whose difference
+/// of two floats is exact and whose half always fits a float again (no overflow, even for a box
+/// across the float range).
+[[nodiscard]] inline float largerHalfExtent(const AABB& box) noexcept {
+    const double width = double{box.upper.x} - double{box.lower.x};
+    const double height = double{box.upper.y} - double{box.lower.y};
+    return static_cast<float>(0.5 * std::max(width, height));
+}
+
 class CellSizeTracker {
 public:
     void add(const AABB& box) noexcept { ++m_counts[bucketOf(box)], ++m_total; }
@@ -43,8 +52,7 @@ private:
     static constexpr int kDropBits = 20; // keep sign, exponent and 3 mantissa bits
     // Non-negative floats order like their bit patterns, so the bucket is monotonic in size.
     static std::uint32_t bucketOf(const AABB& box) noexcept {
-        const float half = 0.5f * std::max(box.upper.x - box.lower.x, box.upper.y - box.lower.y);
-        return std::bit_cast<std::uint32_t>(half) >> kDropBits;
+        return std::bit_cast<std::uint32_t>(largerHalfExtent(box)) >> kDropBits;
     }
 
     std::array<std::uint32_t, (1u << (32 - kDropBits - 1))> m_counts{};
