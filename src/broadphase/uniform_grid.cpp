@@ -11,6 +11,7 @@
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
+#include "core/parallel_for.hpp"
 
 namespace rigid2d::detail {
 
@@ -18,6 +19,12 @@ namespace {
 // Above this many entries in one cell, sort the cell by lower x and sweep instead of testing
 // every pair (clustered scenes).
 constexpr std::uint32_t kSweepThreshold = 16;
+
+// Room for every pair a cell of `entries` can hold. The scalar path writes each tested pair one
+// slot past those kept so far, so a run of cells needs one slot more.
+std::size_t pairRoom(std::uint32_t entries) noexcept {
+    return std::size_t{entries} * (entries - 1) / 2;
+}
 
 } // namespace
 
@@ -65,30 +72,31 @@ void UniformGrid::remove(ProxyId proxy) {
 
 // Every pair of the cell is tested; it is kept when the lower-left corner of the intersection
 // (the larger lower x, the larger lower y) falls in this cell, computed as filing computes cells.
-std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
+std::size_t UniformGrid::cellPairs(std::uint32_t cell, PairCursor& at) const {
     // A local cursor: writes through the caller's pointer would reload it after every pair.
-    ProxyPair* write = writeEnd;
-    CellEntry* e = m_entries.data() + m_begin[cell];
+    ProxyPair* write = at.pairs;
+    const CellEntry* e = m_entries.data() + m_begin[cell];
     const std::uint32_t n = m_count[cell];
     const std::uint8_t* flags = m_flags.data() + m_begin[cell];
-    std::uint32_t* order = m_order.data() + m_ordered;
+    std::uint32_t* order = at.order;
     for (std::uint32_t i = 0; i < n; ++i) {
         *order = e[i].id;
         order += flags[i] == 0 ? 1 : 0;
     }
-    m_ordered = static_cast<std::size_t>(order - m_order.data());
+    at.order = order;
     if (n < 2) return 0;
     // The pair is this cell's when the intersection's lower-left corner is in it: unless both
     // boxes start in an earlier column, or both in an earlier row (exactly the filing's cells,
     // no float recomputation).
     if (n > kSweepThreshold) {
         // Crowded: sort by lower x (with the flags alongside) and sweep.
-        m_sweep.clear();
-        for (std::uint32_t i = 0; i < n; ++i) m_sweep.push_back({e[i], flags[i]});
-        std::sort(m_sweep.begin(), m_sweep.end(), [](const SweepEntry& a, const SweepEntry& b) {
+        std::vector<SweepEntry>& sweep = *at.sweep;
+        sweep.clear();
+        for (std::uint32_t i = 0; i < n; ++i) sweep.push_back({e[i], flags[i]});
+        std::sort(sweep.begin(), sweep.end(), [](const SweepEntry& a, const SweepEntry& b) {
             return a.entry.box.lower.x < b.entry.box.lower.x;
         });
-        const SweepEntry* se = m_sweep.data();
+        const SweepEntry* se = sweep.data();
         std::size_t tests = 0;
         for (std::uint32_t i = 0; i + 1 < n; ++i) {
             const AABB& p = se[i].entry.box;
@@ -100,7 +108,7 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
                     *write++ = orderedPair(se[i].entry.id, se[j].entry.id);
             }
         }
-        writeEnd = write;
+        at.pairs = write;
         return tests;
     }
 #if defined(__SSE2__)
@@ -154,29 +162,88 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, ProxyPair*& writeEnd) {
         }
     }
 #endif
-    writeEnd = write;
+    at.pairs = write;
     return std::size_t{n} * (n - 1) / 2;
+}
+
+std::size_t UniformGrid::cellRunPairs(std::size_t first, std::size_t last, PairCursor& at) const {
+    std::size_t tests = 0;
+    for (std::size_t k = first; k < last; ++k) tests += cellPairs(m_occupied[k], at);
+    return tests;
+}
+
+std::size_t UniformGrid::cellPairsInPieces(std::int32_t pieces, std::vector<ProxyPair>& out) {
+    // Runs of about equal entries, each writing at its own offsets into m_candidates and
+    // m_order (room for its cells' pairs, and for all their entries), then closed up in run
+    // order: the same pairs and order as one run.
+    const auto runs = static_cast<std::size_t>(pieces);
+    if (m_runs.size() < runs) m_runs.resize(runs);
+    std::size_t entries = 0;
+    for (const std::uint32_t c : m_occupied) entries += m_count[c];
+    std::size_t cell = 0, pairsAt = 0, orderAt = 0, seen = 0;
+    for (std::size_t r = 0; r < runs; ++r) {
+        CellRun& run = m_runs[r];
+        run.firstCell = cell;
+        run.pairsAt = pairsAt;
+        run.orderAt = orderAt;
+        const std::size_t upTo = entries * (r + 1) / runs;
+        for (; cell < m_occupied.size() && (seen < upTo || r + 1 == runs); ++cell) {
+            const std::uint32_t count = m_count[m_occupied[cell]];
+            seen += count;
+            orderAt += count;
+            pairsAt += pairRoom(count);
+        }
+        run.lastCell = cell;
+        pairsAt += 1;
+    }
+    if (m_candidates.size() < pairsAt) m_candidates.resize(pairsAt);
+    m_order.resize(orderAt + m_outliers.size() + 1);
+    parallelFor(*m_workers, pieces, 1, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+        for (auto r = static_cast<std::size_t>(begin); r < static_cast<std::size_t>(end); ++r) {
+            CellRun& run = m_runs[r];
+            run.end = {m_candidates.data() + run.pairsAt, m_order.data() + run.orderAt, &run.sweep};
+            run.tests = cellRunPairs(run.firstCell, run.lastCell, run.end);
+        }
+    });
+    std::size_t tests = 0;
+    std::size_t pairCount = 0;
+    for (std::size_t r = 0; r < runs; ++r) {
+        pairCount += static_cast<std::size_t>(m_runs[r].end.pairs -
+                                              (m_candidates.data() + m_runs[r].pairsAt));
+    }
+    out.reserve(pairCount);
+    std::uint32_t* order = m_order.data();
+    for (std::size_t r = 0; r < runs; ++r) {
+        const CellRun& run = m_runs[r];
+        out.insert(out.end(), m_candidates.data() + run.pairsAt, run.end.pairs);
+        // Closing up moves ids only toward the front: a forward copy is safe.
+        order = std::copy(m_order.data() + run.orderAt, run.end.order, order);
+        tests += run.tests;
+    }
+    m_order.resize(static_cast<std::size_t>(order - m_order.data()));
+    return tests;
 }
 
 void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     // Already filed when update() came after the last change (m_order is rebuilt below anyway).
     if (!m_dirtyList.empty()) file();
-    // The pairs of each occupied cell, written to m_candidates (room for every pair a cell can
-    // have, counted beforehand); on the way, the next filing order (primary entries in cell
-    // order, then the outliers).
-    std::size_t room = 0;
-    for (std::uint32_t c : m_occupied) room += std::size_t{m_count[c]} * (m_count[c] - 1) / 2;
-    // The scalar path writes each tested pair one slot past those kept so far: room for it.
-    if (m_candidates.size() < room + 1) m_candidates.resize(room + 1);
-    m_order.resize(m_visitCount + m_outliers.size() + 1);
-    m_ordered = 0;
+    // The pairs of each occupied cell, and on the way the next filing order (primary entries
+    // in cell order, then the outliers).
     m_orderPending = false;
-    ProxyPair* write = m_candidates.data();
     std::size_t tests = 0;
-    for (std::uint32_t c : m_occupied) tests += cellPairs(c, write);
-    out.assign(m_candidates.data(), write);
-    m_order.resize(m_ordered);
+    if (const std::int32_t pieces = pairSearchPieces(); pieces > 1) {
+        tests = cellPairsInPieces(pieces, out);
+    } else {
+        std::size_t room = 1;
+        for (const std::uint32_t c : m_occupied) room += pairRoom(m_count[c]);
+        if (m_candidates.size() < room) m_candidates.resize(room);
+        m_order.resize(m_visitCount + m_outliers.size() + 1);
+        PairCursor at{m_candidates.data(), m_order.data(), &m_sweep};
+        tests = cellRunPairs(0, m_occupied.size(), at);
+        out.assign(m_candidates.data(), at.pairs);
+        m_order.resize(static_cast<std::size_t>(at.order - m_order.data()));
+    }
     m_order.insert(m_order.end(), m_outliers.begin(), m_outliers.end());
     // Outliers: against the entries of the cells their box covers (the ownership rule
     // with the clamped mapping keeps each pair once), then against each other by a sweep along

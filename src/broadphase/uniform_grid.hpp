@@ -105,9 +105,25 @@ private:
     std::size_t countCellsWith();
     /// Pass 2 of file(): m_occupied and m_begin from the counts.
     void assignOffsets(std::size_t touched);
-    /// Writes the pairs of the entries of cell `cell` (owned by it) at `write`, advancing it;
-    /// appends the cell's primary ids to m_order on the way. Returns the box tests done.
-    std::size_t cellPairs(std::uint32_t cell, ProxyPair*& write);
+    struct SweepEntry {
+        CellEntry entry;
+        std::uint8_t flags;
+    };
+    /// Where the pair search of a run of cells writes: its pairs, the next filing order's ids
+    /// (the cells' primary entries), and its scratch for crowded cells.
+    struct PairCursor {
+        ProxyPair* pairs;
+        std::uint32_t* order;
+        std::vector<SweepEntry>* sweep;
+    };
+    /// Writes the pairs of the entries of cell `cell` (owned by it) and its primary ids at `at`,
+    /// advancing it. Returns the box tests done.
+    std::size_t cellPairs(std::uint32_t cell, PairCursor& at) const;
+    /// cellPairs for the cells m_occupied[first, last), in order.
+    std::size_t cellRunPairs(std::size_t first, std::size_t last, PairCursor& at) const;
+    /// The cells' pairs (to `out`) and the filing order (to m_order) on m_workers, in `pieces`
+    /// runs of cells; both come out as one run would write them. Returns the box tests done.
+    std::size_t cellPairsInPieces(std::int32_t pieces, std::vector<ProxyPair>& out);
     /// The counting sort of every live proxy into the cells (see the header comment).
     void file();
     /// The filing order of the last file(): its primary entries in cell order, then the outliers.
@@ -179,11 +195,16 @@ private:
     static constexpr std::uint8_t kLaterColumn = 1;
     static constexpr std::uint8_t kLaterRow = 2;
     std::vector<std::uint8_t> m_flags;
-    struct SweepEntry {
-        CellEntry entry;
-        std::uint8_t flags;
-    };
     std::vector<SweepEntry> m_sweep; ///< findPairs scratch for crowded cells
+    /// findPairs scratch when in pieces: a run of cells, where it writes, how far it got.
+    struct CellRun {
+        std::size_t firstCell = 0, lastCell = 0;
+        std::size_t pairsAt = 0, orderAt = 0;
+        PairCursor end{};
+        std::size_t tests = 0;
+        std::vector<SweepEntry> sweep;
+    };
+    std::vector<CellRun> m_runs;
     struct Visit {
         CellEntry entry;
         std::uint32_t cell;          ///< index of the lower-left cell
@@ -206,7 +227,6 @@ private:
     std::vector<std::uint32_t> m_removed;  ///< ids removed since the last file()
 
     std::vector<ProxyPair> m_candidates; ///< findPairs scratch: room for every cell's pairs
-    std::size_t m_ordered = 0;           ///< findPairs: ids written to m_order so far
     bool m_orderPending = false; ///< m_order is the filing's before last: file() rewrites it first
     std::size_t m_overlapTests = 0;
 };
