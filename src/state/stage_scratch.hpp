@@ -41,8 +41,16 @@ struct ContinuousStageScratch {
 
 /// refit_proxies.cpp (the new fat boxes run in pieces)
 struct RefitStageScratch {
-    std::vector<std::uint8_t> shapeRefits; ///< shape slot -> its fat box was renewed
-    std::vector<std::uint8_t> bodyRefits;  ///< awake index -> a shape's fat box was renewed
+    /// A renewed fat box for the broad phase, and whether its shape newly joins the moved list.
+    struct ShapeMove {
+        AABB box;
+        ProxyId proxy;
+        std::uint32_t shape;
+        bool newlyMoved;
+    };
+    std::vector<std::uint8_t> shapeRefits; ///< shape slot -> what renewing its box did (a Refit)
+    std::vector<std::uint8_t> bodyRefits;  ///< awake index -> how its moves are told (a Told)
+    std::vector<ShapeMove> moves;          ///< awake index -> its one move, when told so
 };
 
 /// sleep.cpp

@@ -4,21 +4,40 @@
 
 namespace rigid2d::detail {
 
+namespace {
+// Per shape: what renewing its box did.
+enum Refit : std::uint8_t {
+    kKept,        ///< the tight box is still inside the fat box
+    kRenewed,     ///< a new fat box; the shape was already on the moved list
+    kRenewedNewly ///< a new fat box, and the shape joins the moved list
+};
+// Per awake body: how the calling thread tells the broad phase of its renewed boxes.
+enum Told : std::uint8_t {
+    kNothing, ///< no box renewed
+    kOneMove, ///< one: its move is in scratch.moves, read in order without a look at the shapes
+    kWalk     ///< several: walk the body's shapes
+};
+} // namespace
+
 // A shape's fat box is its tight box grown by the margin and stretched along one step of its
 // velocity: a body in steady motion stays inside it for several steps, and a fast body's pairs are
 // found one step before it arrives, so the speculative contact can stop it at the surface.
 //
-// The new boxes are computed in pieces (each piece writes only the shapes of its bodies); the
-// broad phase is then told on the calling thread, in awake-body order as before.
+// The new boxes are computed in pieces (each piece writes only the shapes of its bodies, their
+// moved flags included); the broad phase is then told on the calling thread, in awake-body order
+// as before. That loop is the stage's serial part: a body with one renewed box leaves its move in
+// a dense array, so that the loop does not fetch the body and shape records again.
 void refitProxies(WorldState& state, float dt) {
     RefitStageScratch& scratch = state.refitStage;
     scratch.shapeRefits.resize(state.shapes.size());
     scratch.bodyRefits.resize(state.awakeBodies.size());
+    scratch.moves.resize(state.awakeBodies.size());
     const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
     // A store through a byte pointer may alias anything: the loop reads plain pointers copied
     // into its closure, so that each flag it stores does not reload them.
     std::uint8_t* const shapeRefits = scratch.shapeRefits.data();
     std::uint8_t* const bodyRefits = scratch.bodyRefits.data();
+    RefitStageScratch::ShapeMove* const moves = scratch.moves.data();
     Shape* const shapes = state.shapes.data();
     const Body* const bodies = state.bodies.data();
     const std::uint32_t* const awake = state.awakeBodies.data();
@@ -26,36 +45,48 @@ void refitProxies(WorldState& state, float dt) {
     parallelFor(state.def, count, 128, [=](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t i = begin; i < end; ++i) {
             const Body& body = bodies[awake[i]];
-            std::uint8_t bodyRefit = 0;
+            std::uint32_t renewed = 0;
             for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
                 Shape& shape = shapes[s];
                 const AABB tight = shapeBounds(shape, body);
                 shape.tightBox = tight;
-                const std::uint8_t refit = contains(shape.fatBox, tight) ? 0 : 1;
-                shapeRefits[s] = refit;
-                bodyRefit |= refit;
-                if (refit == 0) continue;
+                if (contains(shape.fatBox, tight)) {
+                    shapeRefits[s] = kKept;
+                    continue;
+                }
                 AABB fat = fatten(tight, margin);
                 const Vec2 reach = dt * body.linearVelocity;
                 (reach.x > 0.0f ? fat.upper.x : fat.lower.x) += reach.x;
                 (reach.y > 0.0f ? fat.upper.y : fat.lower.y) += reach.y;
                 shape.fatBox = fat;
+                const bool newly = !shape.moved;
+                shape.moved = true;
+                shapeRefits[s] = newly ? kRenewedNewly : kRenewed;
+                moves[i] = {fat, shape.proxy, s, newly};
+                ++renewed;
             }
-            bodyRefits[i] = bodyRefit;
+            bodyRefits[i] = renewed == 0 ? kNothing : renewed == 1 ? kOneMove : kWalk;
         }
     });
+    BroadPhase& broadPhase = *state.broadPhase;
     for (std::size_t i = nextMarked(scratch.bodyRefits, 0); i < scratch.bodyRefits.size();
          i = nextMarked(scratch.bodyRefits, i + 1)) {
+        if (scratch.bodyRefits[i] == kOneMove) {
+            const RefitStageScratch::ShapeMove& move = scratch.moves[i];
+            broadPhase.move(move.proxy, move.box);
+            if (move.newlyMoved) state.movedShapes.push_back(move.shape);
+            continue;
+        }
         const Body& body = state.bodies[state.awakeBodies[i]];
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = state.shapes[s].nextInBody) {
-            if (scratch.shapeRefits[s] == 0) continue;
-            state.broadPhase->move(state.shapes[s].proxy, state.shapes[s].fatBox);
-            state.markMoved(s);
+            if (scratch.shapeRefits[s] == kKept) continue;
+            broadPhase.move(state.shapes[s].proxy, state.shapes[s].fatBox);
+            if (scratch.shapeRefits[s] == kRenewedNewly) state.movedShapes.push_back(s);
         }
     }
     // The batch of moves is over: queries between steps (and the next pair search) read a
     // structure that is up to date.
-    state.broadPhase->update();
+    broadPhase.update();
 }
 
 } // namespace rigid2d::detail
