@@ -7,8 +7,10 @@
 namespace rigid2d::detail {
 
 namespace {
-// Pairs per piece of the contact lookup: a few microseconds of work, worth a hand-over.
+// Pairs per piece of the contact lookup, and moved shapes per piece of their proxies' list: a
+// few microseconds of work, worth a hand-over.
 constexpr std::int32_t kPairsPerPiece = 1024;
+constexpr std::int32_t kShapesPerPiece = 1024;
 // How far ahead the pair table's slots are fetched.
 constexpr std::size_t kKeysAhead = 8;
 } // namespace
@@ -20,19 +22,24 @@ constexpr std::size_t kKeysAhead = 8;
 // the same whichever broad phase answered and however it searched.
 void findNewPairs(WorldState& state) {
     PairStageScratch& scratch = state.pairStage;
-    // Written through plain pointers, each kept by advancing the end: a flag stored through a
-    // vector would make it reload its own pointers.
+    // Each shape is listed once (a freed slot keeps its flag when it is reused), so pieces may
+    // clear the flags of their own part of the list. The shape records lie far apart (the list
+    // follows the awake order, which sleep and waking scramble): reading them waits on memory,
+    // which several workers do at once. Freed slots leave a null proxy, closed up below.
+    const auto movedCount = static_cast<std::int32_t>(state.movedShapes.size());
     scratch.movedProxies.resize(state.movedShapes.size());
-    ProxyId* const first = scratch.movedProxies.data();
-    ProxyId* write = first;
+    ProxyId* const proxies = scratch.movedProxies.data();
+    const std::uint32_t* const moved = state.movedShapes.data();
     Shape* const shapes = state.shapes.data();
-    for (const std::uint32_t s : state.movedShapes) {
-        Shape& shape = shapes[s];
-        *write = shape.proxy;
-        write += shape.live && shape.moved ? 1 : 0;
-        shape.moved = false;
-    }
-    scratch.movedProxies.resize(static_cast<std::size_t>(write - first));
+    parallelFor(state.def, movedCount, kShapesPerPiece,
+                [=](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    for (std::int32_t i = begin; i < end; ++i) {
+                        Shape& shape = shapes[moved[i]];
+                        proxies[i] = shape.live ? shape.proxy : ProxyId::Null;
+                        shape.moved = false;
+                    }
+                });
+    std::erase(scratch.movedProxies, ProxyId::Null);
     state.movedShapes.clear();
     state.broadPhase->update();
     // A built-in kind leaves out findPairsOf's sort: the new pairs are sorted by shapes below.

@@ -304,9 +304,8 @@ void readShapes(ByteReader& r, WorldState& s, Lookups& lookups) {
             "hold an inverted shape bounding box");
         lookups.shapeBody.back() = shape.body;
         // The moved list is the shapes flagged moved. The world's own list may also hold
-        // destroyed shapes or a reused slot twice (the pair search skips and merges them), and
-        // its order does not matter (new pairs are sorted), so it is rebuilt in slot order rather
-        // than saved.
+        // destroyed shapes (the pair search skips them), and its order does not matter (new
+        // pairs are sorted), so it is rebuilt in slot order rather than saved.
         if (shape.moved) s.movedShapes.push_back(i);
         ++s.shapeCount;
     });

@@ -94,6 +94,9 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
     proto.live = true;
     Body& body = s.bodies[bodyId.index];
     proto.nextInBody = body.firstShape;
+    // A slot freed since the last step may still be on the moved list, and kept its flag then
+    // (WorldState::destroyShapeSlot): so that it is listed once.
+    proto.moved = shape.moved;
     shape = proto;
     s.proxyShape[toIndex(shape.proxy)] = index;
     body.firstShape = index;

@@ -75,3 +75,23 @@ TEST_CASE("ids never alias across worlds, even after 2^32 worlds") {
     }
     CHECK(a.isValid(inA));
 }
+
+// The step reads the moved shapes' list in pieces, which relies on each slot being listed once.
+// A shape created (listed), destroyed and its slot taken again before the next step once left
+// the slot listed twice: the broad phase refused the list, and the step threw.
+TEST_CASE("a shape slot freed and reused between steps is searched once and finds its pairs") {
+    WorldDef def;
+    def.gravity = {0.0f, 0.0f};
+    World world(def);
+    const BodyId left = createCircle(world, {0.0f, 0.0f}, 0.5f);
+    const BodyId right = createCircle(world, {3.0f, 0.0f}, 0.5f);
+    world.step(1.0f / 60.0f);
+    const ShapeId extra = world.createCircle(right, ShapeDef{}, Circle{{0.0f, 1.0f}, 0.25f});
+    world.destroyShape(extra);
+    // Wide enough to reach the left circle: the new shape's one pair.
+    const ShapeId reused = world.createCircle(right, ShapeDef{}, Circle{{0.0f, 0.0f}, 2.6f});
+    CHECK(reused.index == extra.index);
+    CHECK_NOTHROW(world.step(1.0f / 60.0f));
+    CHECK(world.stats().touchingContacts == 1);
+    CHECK(world.isValid(left));
+}
