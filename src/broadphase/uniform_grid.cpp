@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #if defined(__SSE2__)
 #include <immintrin.h>
@@ -216,8 +217,11 @@ std::size_t UniformGrid::cellPairsInPieces(std::int32_t pieces, std::vector<Prox
     for (std::size_t r = 0; r < runs; ++r) {
         const CellRun& run = m_runs[r];
         out.insert(out.end(), m_candidates.data() + run.pairsAt, run.end.pairs);
-        // Closing up moves ids only toward the front: a forward copy is safe.
-        order = std::copy(m_order.data() + run.orderAt, run.end.order, order);
+        // Closing up moves ids toward the front, between ranges that may overlap.
+        const std::uint32_t* from = m_order.data() + run.orderAt;
+        const auto ids = static_cast<std::size_t>(run.end.order - from);
+        std::memmove(order, from, ids * sizeof(std::uint32_t));
+        order += ids;
         tests += run.tests;
     }
     m_order.resize(static_cast<std::size_t>(order - m_order.data()));
