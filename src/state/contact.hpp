@@ -41,6 +41,11 @@ struct Contact {
     ManifoldCache cache; ///< polygonal pairs: the last full collision (manifold_cache.hpp)
 };
 
+/// Whether the contact takes part in the solve once one of its bodies is awake.
+[[nodiscard]] inline bool isSolvable(const Contact& contact) noexcept {
+    return contact.live && contact.touching && !contact.sensor;
+}
+
 /// Which of the contact's edges belongs to `body` (0: body A, 1: body B).
 [[nodiscard]] inline int sideOf(const Contact& contact, std::uint32_t body) noexcept {
     return contact.edges[0].body == body ? 0 : 1;

@@ -25,7 +25,14 @@ struct ContactStageScratch {
         std::size_t touching = 0; ///< contacts pass 2 skips that touch
         std::size_t reused = 0;   ///< manifolds reused from their cache
     };
+    /// What the gather that follows reads of a contact, so that it need not fetch the contact
+    /// (220 bytes) to learn whether it is solved.
+    struct Head {
+        std::uint32_t bodyA = 0, bodyB = 0;
+        std::uint32_t solvable = 0; ///< live, touching and not a sensor
+    };
     std::vector<std::uint8_t> updates; ///< contact slot -> what its narrow phase found
+    std::vector<Head> heads;           ///< contact slot -> its Head after this stage
     std::vector<Counts> workerCounts;  ///< per worker index, summed after
 };
 

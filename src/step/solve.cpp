@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/assert.hpp"
 #include "step/stages.hpp"
 
 namespace rigid2d::detail {
@@ -192,13 +193,14 @@ void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
     }
 }
 
-// The solver slots of contact c's bodies if it takes part in the solve (touching, not a sensor,
-// an awake body), else nothing (false).
-[[nodiscard]] bool solvedSlots(const WorldState& state, const Contact& contact,
+// The solver slots of a contact's bodies if it takes part in the solve (touching, not a sensor,
+// an awake body), else nothing (false). From the head the contact stage left (its 12 bytes, not
+// the contact's 220: the gather reads every contact's, and touches only the solved contacts).
+[[nodiscard]] bool solvedSlots(const WorldState& state, const ContactStageScratch::Head& head,
                                std::uint32_t& slotA, std::uint32_t& slotB) {
-    if (!contact.live || !contact.touching || contact.sensor) return false;
-    slotA = state.bodySlots[contact.edges[0].body];
-    slotB = state.bodySlots[contact.edges[1].body];
+    if (head.solvable == 0) return false;
+    slotA = state.bodySlots[head.bodyA];
+    slotB = state.bodySlots[head.bodyB];
     return slotA != 0 || slotB != 0; // else both asleep or static
 }
 
@@ -220,14 +222,24 @@ void gatherConstraints(WorldState& state) {
         state.constraints.resize(state.stats.touchingContacts);
     ConstraintSummary& summary = state.solverScratch.summary;
     const auto contactCount = static_cast<std::uint32_t>(state.contacts.size());
+    const ContactStageScratch::Head* const heads = state.contactStage.heads.data();
+#if !defined(NDEBUG) || defined(RIGID2D_VALIDATE)
+    for (std::uint32_t c = 0; c < contactCount; ++c) {
+        const Contact& contact = state.contacts[c];
+        R2D_ASSERT(heads[c].solvable == (isSolvable(contact) ? 1u : 0u) &&
+                       (!isSolvable(contact) || (heads[c].bodyA == contact.edges[0].body &&
+                                                 heads[c].bodyB == contact.edges[1].body)),
+                   "a contact's head, left by the contact stage, is stale");
+    }
+#endif
     std::size_t used = 0;
     if (!runsInParallel(state.def)) {
         summary.bodies.clear();
         bool bouncy = false;
         for (std::uint32_t c = 0; c < contactCount; ++c) {
-            const Contact& contact = state.contacts[c];
             std::uint32_t slotA, slotB;
-            if (!solvedSlots(state, contact, slotA, slotB)) continue;
+            if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
+            const Contact& contact = state.contacts[c];
             if (used == state.constraints.size())
                 state.constraints.resize(2 * used + 16); // not expected
             summary.bodies.push_back({slotA, slotB});
@@ -254,7 +266,7 @@ void gatherConstraints(WorldState& state) {
                         std::uint32_t count = 0;
                         for (std::uint32_t c = begin; c < end; ++c) {
                             std::uint32_t slotA, slotB;
-                            count += solvedSlots(state, state.contacts[c], slotA, slotB) ? 1u : 0u;
+                            count += solvedSlots(state, heads[c], slotA, slotB) ? 1u : 0u;
                         }
                         starts[static_cast<std::size_t>(segment) + 1] = count;
                     }
@@ -272,9 +284,9 @@ void gatherConstraints(WorldState& state) {
                         const auto [begin, end] = segmentRange(segment);
                         std::size_t next = starts[static_cast<std::size_t>(segment)];
                         for (std::uint32_t c = begin; c < end; ++c) {
-                            const Contact& contact = state.contacts[c];
                             std::uint32_t slotA, slotB;
-                            if (!solvedSlots(state, contact, slotA, slotB)) continue;
+                            if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
+                            const Contact& contact = state.contacts[c];
                             summary.bodies[next] = {slotA, slotB};
                             pieceBouncy = pieceBouncy || contact.restitution != 0.0f;
                             loadConstraint(contact, c, slotA, slotB, state.constraints[next++]);

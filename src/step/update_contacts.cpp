@@ -148,11 +148,18 @@ void reportContact(WorldState& state, const Contact& contact, bool wasTouching) 
     }
 }
 
+void writeHead(const Contact& contact, ContactStageScratch::Head& head) noexcept {
+    head.bodyA = contact.edges[0].body;
+    head.bodyB = contact.edges[1].body;
+    head.solvable = isSolvable(contact) ? 1u : 0u;
+}
+
 } // namespace
 
 void updateContacts(WorldState& state, float dt) {
     const auto count = static_cast<std::int32_t>(state.contacts.size());
     state.contactStage.updates.resize(state.contacts.size());
+    state.contactStage.heads.resize(state.contacts.size());
     auto& counts = state.contactStage.workerCounts;
     counts.assign(counts.size(), {});
     parallelFor(
@@ -165,6 +172,7 @@ void updateContacts(WorldState& state, float dt) {
                 piece.touching += update == kSameTouching ? 1 : 0;
                 state.contactStage.updates[static_cast<std::size_t>(c)] =
                     update == kSameTouching || update == kSameApart ? kNotLive : update;
+                writeHead(contact, state.contactStage.heads[static_cast<std::size_t>(c)]);
             }
             counts[static_cast<std::size_t>(worker)].touching += piece.touching;
             counts[static_cast<std::size_t>(worker)].reused += piece.reused;
@@ -178,13 +186,17 @@ void updateContacts(WorldState& state, float dt) {
          c < state.contactStage.updates.size(); c = nextMarked(state.contactStage.updates, c + 1)) {
         auto update = static_cast<ContactUpdate>(state.contactStage.updates[c]);
         Contact& contact = state.contacts[c];
-        if (update == kBothAsleep) update = collideContact(state, contact, dt, reusedCount);
+        if (update == kBothAsleep) {
+            update = collideContact(state, contact, dt, reusedCount);
+            writeHead(contact, state.contactStage.heads[c]);
+        }
         if (update == kSameTouching || update == kSameApart) {
             touchingCount += update == kSameTouching ? 1 : 0;
         } else if (update == kBothAsleep) {
             touchingCount += contact.touching ? 1 : 0;
         } else if (update == kParted) {
             state.destroyContact(static_cast<std::uint32_t>(c), false);
+            state.contactStage.heads[c].solvable = 0;
         } else {
             reportContact(state, contact, update == kWasTouching);
             if (!contact.sensor && contact.touching) ++touchingCount;
