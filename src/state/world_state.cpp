@@ -109,7 +109,7 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
     forEachContactOf(shape.body, [&](std::uint32_t c, std::uint32_t other) {
         const Contact& contact = contacts[c];
         if (contact.shapeA != shapeIndex && contact.shapeB != shapeIndex) return;
-        if (contact.touching && !contact.sensor) wake(other);
+        if (isSolvable(contact)) wake(other);
         destroyContact(c, true);
     });
     proxyShape[toIndex(shape.proxy)] = kNullIndex;

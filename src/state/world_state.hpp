@@ -244,8 +244,7 @@ struct WorldState {
             wakeStack.pop_back();
             reached(b);
             forEachContactOf(b, [&](std::uint32_t c, std::uint32_t other) {
-                if (contacts[c].touching && !contacts[c].sensor && join(other))
-                    wakeStack.push_back(other);
+                if (isSolvable(contacts[c]) && join(other)) wakeStack.push_back(other);
             });
             forEachJointOf(b, [&](std::uint32_t, std::uint32_t other) {
                 if (other != kNullIndex && join(other)) wakeStack.push_back(other);

@@ -199,7 +199,7 @@ void updateContacts(WorldState& state, float dt) {
             state.contactStage.heads[c].solvable = 0;
         } else {
             reportContact(state, contact, update == kWasTouching);
-            if (!contact.sensor && contact.touching) ++touchingCount;
+            if (isSolvable(contact)) ++touchingCount;
         }
     }
     state.stats.reusedManifolds = reusedCount;

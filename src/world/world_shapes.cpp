@@ -492,7 +492,7 @@ void World::setFilter(ShapeId id, const Filter& filter) {
         if ((contact.shapeA != id.index && contact.shapeB != id.index) ||
             s.shouldCollide(contact.shapeA, contact.shapeB))
             return;
-        if (contact.touching && !contact.sensor) {
+        if (detail::isSolvable(contact)) {
             s.wake(contact.edges[0].body);
             s.wake(contact.edges[1].body);
         }
