@@ -9,18 +9,24 @@ void assertFailed(const char* condition, const char* message, const char* file, 
 } // namespace rigid2d::detail
 
 #if !defined(NDEBUG) || defined(RIGID2D_VALIDATE)
-#define R2D_ASSERT(condition, message)                                                         \
-    do {                                                                                       \
-        if (!(condition)) [[unlikely]]                                                         \
-            ::rigid2d::detail::assertFailed(#condition, message, __FILE__, __LINE__);          \
+#define R2D_ASSERTS_ON 1
+#else
+#define R2D_ASSERTS_ON 0
+#endif
+
+#if R2D_ASSERTS_ON
+#define R2D_ASSERT(condition, message)                                                             \
+    do {                                                                                           \
+        if (!(condition)) [[unlikely]]                                                             \
+            ::rigid2d::detail::assertFailed(#condition, message, __FILE__, __LINE__);              \
     } while (false)
 #else
 #define R2D_ASSERT(condition, message) ((void)0)
 #endif
 
 // Always on, for validate() functions the tests call explicitly.
-#define R2D_CHECK(condition, message)                                                          \
-    do {                                                                                       \
-        if (!(condition)) [[unlikely]]                                                         \
-            ::rigid2d::detail::assertFailed(#condition, message, __FILE__, __LINE__);          \
+#define R2D_CHECK(condition, message)                                                              \
+    do {                                                                                           \
+        if (!(condition)) [[unlikely]]                                                             \
+            ::rigid2d::detail::assertFailed(#condition, message, __FILE__, __LINE__);              \
     } while (false)

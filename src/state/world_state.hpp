@@ -188,6 +188,8 @@ struct WorldState {
         const Shape& s = shapes[shapeIndex];
         return placeShape(s, bodies[s.body]);
     }
+    /// Lists the shape for the next pair search, once. refitProxies (step/refit_proxies.cpp) sets
+    /// the same flag from its workers and appends in awake order afterwards.
     void markMoved(std::uint32_t shapeIndex);
     void destroyShapeSlot(std::uint32_t shapeIndex);
     /// Destroys the chain's links and frees its slot (its body's mass is unchanged: links have

@@ -223,7 +223,7 @@ void gatherConstraints(WorldState& state) {
     ConstraintSummary& summary = state.solverScratch.summary;
     const auto contactCount = static_cast<std::uint32_t>(state.contacts.size());
     const ContactStageScratch::Head* const heads = state.contactStage.heads.data();
-#if !defined(NDEBUG) || defined(RIGID2D_VALIDATE)
+#if R2D_ASSERTS_ON
     for (std::uint32_t c = 0; c < contactCount; ++c) {
         const Contact& contact = state.contacts[c];
         R2D_ASSERT(heads[c].solvable == (isSolvable(contact) ? 1u : 0u) &&
