@@ -1,52 +1,135 @@
 #include "island/sleep_islands.hpp"
 
-#include <algorithm>
+#include <atomic>
+#include <utility>
+
+#include "core/parallel_for.hpp"
 
 namespace rigid2d::detail {
 
 namespace {
-std::uint32_t findRoot(std::vector<std::uint32_t>& parent, std::uint32_t i) {
-    while (parent[i] != i) {
-        parent[i] = parent[parent[i]]; // path halving
-        i = parent[i];
+// Items per piece: each a few nanoseconds of work, a piece tens of microseconds.
+constexpr std::int32_t kBodiesPerPiece = 2048;
+constexpr std::int32_t kLinksPerPiece = 2048;
+
+/// The parent array, read and written through atomics when workers share it (kShared). A
+/// non-root's parent only ever moves to another of its ancestors (path halving), so a worker that
+/// reads an older parent still climbs its own tree; parent[i] <= i always, so every climb ends.
+template <bool kShared>
+struct Forest {
+    std::uint32_t* parent;
+
+    [[nodiscard]] std::uint32_t load(std::uint32_t i) const noexcept {
+        if constexpr (kShared)
+            return std::atomic_ref<std::uint32_t>(parent[i]).load(std::memory_order_relaxed);
+        else
+            return parent[i];
     }
-    return i;
+    void store(std::uint32_t i, std::uint32_t value) const noexcept {
+        if constexpr (kShared)
+            std::atomic_ref<std::uint32_t>(parent[i]).store(value, std::memory_order_relaxed);
+        else
+            parent[i] = value;
+    }
+    /// Puts root `child` under `root` (< child); false if child stopped being a root first.
+    [[nodiscard]] bool link(std::uint32_t child, std::uint32_t root) const noexcept {
+        if constexpr (kShared) {
+            std::uint32_t expected = child;
+            return std::atomic_ref<std::uint32_t>(parent[child])
+                .compare_exchange_strong(expected, root, std::memory_order_relaxed);
+        } else {
+            parent[child] = root;
+            return true;
+        }
+    }
+    [[nodiscard]] std::uint32_t findRoot(std::uint32_t i) const noexcept {
+        for (;;) {
+            const std::uint32_t p = load(i);
+            if (p == i) return i;
+            const std::uint32_t grandparent = load(p);
+            if (grandparent != p) store(i, grandparent);
+            i = grandparent;
+        }
+    }
+    /// findRoot without writing: others may set their own slot's parent meanwhile.
+    [[nodiscard]] std::uint32_t peekRoot(std::uint32_t i) const noexcept {
+        for (std::uint32_t p = load(i); p != i; p = load(i)) i = p;
+        return i;
+    }
+    void unite(std::uint32_t a, std::uint32_t b) const noexcept {
+        for (;;) {
+            a = findRoot(a);
+            b = findRoot(b);
+            if (a == b) return;
+            if (a < b) std::swap(a, b);
+            if (link(a, b)) return;
+        }
+    }
+};
+
+template <bool kShared>
+std::size_t findIslands(const WorldDef& def, std::span<const float> sleepTimes,
+                        std::span<const std::uint32_t> links, float timeToSleep,
+                        std::uint32_t* parent, std::uint8_t* restless, std::uint8_t* sleeps) {
+    const Forest<kShared> forest{parent};
+    const auto count = static_cast<std::int32_t>(sleepTimes.size());
+    parallelFor(def, count, kBodiesPerPiece,
+                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    for (auto i = static_cast<std::uint32_t>(begin);
+                         i < static_cast<std::uint32_t>(end); ++i) {
+                        parent[i] = i;
+                        restless[i] = 0;
+                    }
+                });
+    parallelFor(def, static_cast<std::int32_t>(links.size() / 2), kLinksPerPiece,
+                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    for (auto k = static_cast<std::size_t>(begin);
+                         k < static_cast<std::size_t>(end); ++k)
+                        forest.unite(links[2 * k], links[2 * k + 1]);
+                });
+    // Each slot's own parent becomes its root, and a body not yet rested keeps its island awake
+    // (flags are only ever set to 1, so their order does not matter).
+    std::atomic<std::size_t> islands{0};
+    parallelFor(def, count, kBodiesPerPiece,
+                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    std::size_t roots = 0;
+                    for (auto i = static_cast<std::uint32_t>(begin);
+                         i < static_cast<std::uint32_t>(end); ++i) {
+                        const std::uint32_t root = forest.peekRoot(i);
+                        forest.store(i, root);
+                        roots += root == i ? 1 : 0;
+                        if (sleepTimes[i] < timeToSleep) {
+                            if constexpr (kShared)
+                                std::atomic_ref<std::uint8_t>(restless[root])
+                                    .store(1, std::memory_order_relaxed);
+                            else
+                                restless[root] = 1;
+                        }
+                    }
+                    islands.fetch_add(roots, std::memory_order_relaxed);
+                });
+    parallelFor(
+        def, count, kBodiesPerPiece, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+            for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
+                sleeps[i] = restless[parent[i]] != 0 ? 0 : 1;
+        });
+    return islands.load(std::memory_order_relaxed);
 }
 } // namespace
 
-std::size_t findSleepingIslands(std::span<const float> sleepTimes,
+std::size_t findSleepingIslands(const WorldDef& def, std::span<const float> sleepTimes,
                                 std::span<const std::uint32_t> links, float timeToSleep,
-                                std::vector<std::uint32_t>& parent, std::vector<float>& islandTime,
+                                std::vector<std::uint32_t>& parent,
+                                std::vector<std::uint8_t>& restless,
                                 std::vector<std::uint8_t>& sleeps) {
     const std::size_t count = sleepTimes.size();
     parent.resize(count);
-    for (std::uint32_t i = 0; i < count; ++i) parent[i] = i;
-    for (std::size_t k = 0; k + 1 < links.size(); k += 2) {
-        const std::uint32_t a = findRoot(parent, links[k]);
-        const std::uint32_t b = findRoot(parent, links[k + 1]);
-        // The smaller slot becomes the root: the result does not depend on link order.
-        if (a < b)
-            parent[b] = a;
-        else if (b < a)
-            parent[a] = b;
-    }
-    islandTime.assign(count, 0.0f);
-    std::size_t islands = 0;
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const std::uint32_t root = findRoot(parent, i);
-        parent[i] = root;
-        if (root == i) {
-            ++islands;
-            islandTime[i] = sleepTimes[i];
-        } else {
-            islandTime[root] = std::min(islandTime[root], sleepTimes[i]);
-        }
-    }
-    // Every parent is now a root; roots are the smallest slot of their island.
-    sleeps.assign(count, 0);
-    for (std::uint32_t i = 0; i < count; ++i)
-        sleeps[i] = islandTime[parent[i]] >= timeToSleep ? 1 : 0;
-    return islands;
+    restless.resize(count);
+    sleeps.resize(count);
+    return runsInParallel(def) ? findIslands<true>(def, sleepTimes, links, timeToSleep,
+                                                   parent.data(), restless.data(), sleeps.data())
+                               : findIslands<false>(def, sleepTimes, links, timeToSleep,
+                                                    parent.data(), restless.data(), sleeps.data());
 }
 
 } // namespace rigid2d::detail

@@ -65,7 +65,7 @@ struct SleepStageScratch {
     std::vector<float> sleepTimes;          ///< by awake index
     std::vector<std::uint32_t> islandLinks; ///< pairs of awake indices a contact or joint joins
     std::vector<std::uint32_t> islandParent;
-    std::vector<float> islandMinTime;
+    std::vector<std::uint8_t> islandRestless;
     std::vector<std::uint8_t> islandSleeps; ///< by awake index: its island goes to sleep
 };
 

@@ -61,8 +61,8 @@ void sleepAndFinish(WorldState& state, float dt) {
         scratch.islandLinks.push_back(joint.bodyB - 1);
     }
     state.stats.islands = findSleepingIslands(
-        std::span<const float>(scratch.sleepTimes.data(), scratch.sleepTimes.size()),
-        scratch.islandLinks, state.def.timeToSleep, scratch.islandParent, scratch.islandMinTime,
+        state.def, std::span<const float>(scratch.sleepTimes.data(), scratch.sleepTimes.size()),
+        scratch.islandLinks, state.def.timeToSleep, scratch.islandParent, scratch.islandRestless,
         scratch.islandSleeps);
     if (!state.def.enableSleep) return;
     state.wakeStack.clear();
