@@ -5,8 +5,9 @@
 // A body passed to parallelFor must give the same result however the items are split and in
 // whatever order the pieces run: it writes only to slots of its own items, or to the scratch of
 // the worker index it is given, which the caller then merges in an order that does not depend
-// on the split (sorted, or by item). That is what keeps a step's bits independent of the number
-// of workers and of the scheduler.
+// on the split (sorted, or by item), or to shared data through atomics whose end state does not
+// depend on their order (the islands' union-find, island/sleep_islands.hpp). That is what keeps a
+// step's bits independent of the number of workers and of the scheduler.
 
 #include <algorithm>
 #include <cstdint>

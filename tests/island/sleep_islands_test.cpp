@@ -1,8 +1,10 @@
 // Union-find islands: an island sleeps only when every one of its bodies has rested long enough.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "core/shuffled_scheduler.hpp"
@@ -90,9 +92,9 @@ TEST_CASE("threads: islands joined in pieces are those of one thread") {
     testing::ShuffledScheduler scheduler(4, 3);
     WorldDef shuffled;
     scheduler.attach(shuffled);
-    const Islands random_order = islandsOf(shuffled, times, links);
-    CHECK(random_order.count == serial.count);
-    CHECK(random_order.parent == serial.parent);
-    CHECK(random_order.sleeps == serial.sleeps);
+    const Islands shuffledRun = islandsOf(shuffled, times, links);
+    CHECK(shuffledRun.count == serial.count);
+    CHECK(shuffledRun.parent == serial.parent);
+    CHECK(shuffledRun.sleeps == serial.sleeps);
     CHECK(scheduler.unfinished() == 0);
 }
