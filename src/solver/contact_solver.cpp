@@ -219,8 +219,9 @@ void colourJoints(std::span<const JointConstraint> joints, ContactSolverScratch&
     scratch.jointCandidates.clear();
     scratch.jointBodies.clear();
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
-        if (wideJointKind(joints[i]) == WideJointKind::None) continue;
-        scratch.jointCandidates.push_back(i);
+        const WideJointKind kind = wideJointKind(joints[i]);
+        if (kind == WideJointKind::None) continue;
+        scratch.jointCandidates.push_back({i, kind});
         scratch.jointBodies.push_back({joints[i].bodyA, joints[i].bodyB});
     }
     colourConstraints(scratch.jointBodies, scratch.movable, scratch.bodyColours,
@@ -229,7 +230,7 @@ void colourJoints(std::span<const JointConstraint> joints, ContactSolverScratch&
     std::size_t next = 0; // the next candidate, in array order as the joints
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
         const bool candidate =
-            next < scratch.jointCandidates.size() && scratch.jointCandidates[next] == i;
+            next < scratch.jointCandidates.size() && scratch.jointCandidates[next].joint == i;
         const bool wide = candidate && scratch.jointColouring.colourOf[next] != kContactColourCount;
         if (candidate) ++next;
         if (!wide) scratch.scalarJoints.push_back(i);

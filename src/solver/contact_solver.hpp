@@ -98,7 +98,7 @@ struct ContactSolverScratch {
     // The joints: the revolute joints (candidates) coloured and solved in wide blocks, the plain
     // ones first, the rest (other kinds, the joints the colouring could not place) one at a time
     // after them, in array order.
-    std::vector<std::uint32_t> jointCandidates;
+    std::vector<WideJointCandidate> jointCandidates;
     std::vector<ConstraintBodies> jointBodies;
     ContactColouring jointColouring;
     std::vector<std::uint32_t> scalarJoints;

@@ -67,10 +67,10 @@ WideJointKind wideJointKind(const JointConstraint& c) noexcept {
 
 template <int W>
 void packWideJoints(std::span<const JointConstraint> joints,
-                    std::span<const std::uint32_t> candidates, const ContactColouring& colouring,
-                    const JointStep& step, std::vector<WideJoint<W>>& points,
-                    std::vector<WideRevolute<W>>& revolutes, ColourBlocks& pointBlocks,
-                    ColourBlocks& revoluteBlocks) {
+                    std::span<const WideJointCandidate> candidates,
+                    const ContactColouring& colouring, const JointStep& step,
+                    std::vector<WideJoint<W>>& points, std::vector<WideRevolute<W>>& revolutes,
+                    ColourBlocks& pointBlocks, ColourBlocks& revoluteBlocks) {
     points.clear();
     revolutes.clear();
     for (int k = 0; k < kContactColourCount; ++k) {
@@ -79,9 +79,9 @@ void packWideJoints(std::span<const JointConstraint> joints,
         // Each colour starts new blocks: the lanes of a block must share no movable body.
         std::size_t pointLanes = 0, revoluteLanes = 0;
         for (const std::uint32_t candidate : colouring.colour(k)) {
-            const std::uint32_t index = candidates[candidate];
+            const std::uint32_t index = candidates[candidate].joint;
             const JointConstraint& c = joints[index];
-            if (wideJointKind(c) == WideJointKind::Point) {
+            if (candidates[candidate].kind == WideJointKind::Point) {
                 if (pointLanes % W == 0) points.emplace_back();
                 setLane(points.back(), pointLanes++ % W, index, &c);
             } else {
@@ -121,14 +121,14 @@ void storeWideJointImpulses(std::span<const WideJoint<W>> points,
     }
 }
 
-template void packWideJoints<4>(std::span<const JointConstraint>, std::span<const std::uint32_t>,
-                                const ContactColouring&, const JointStep&,
-                                std::vector<WideJoint<4>>&, std::vector<WideRevolute<4>>&,
-                                ColourBlocks&, ColourBlocks&);
-template void packWideJoints<8>(std::span<const JointConstraint>, std::span<const std::uint32_t>,
-                                const ContactColouring&, const JointStep&,
-                                std::vector<WideJoint<8>>&, std::vector<WideRevolute<8>>&,
-                                ColourBlocks&, ColourBlocks&);
+template void packWideJoints<4>(std::span<const JointConstraint>,
+                                std::span<const WideJointCandidate>, const ContactColouring&,
+                                const JointStep&, std::vector<WideJoint<4>>&,
+                                std::vector<WideRevolute<4>>&, ColourBlocks&, ColourBlocks&);
+template void packWideJoints<8>(std::span<const JointConstraint>,
+                                std::span<const WideJointCandidate>, const ContactColouring&,
+                                const JointStep&, std::vector<WideJoint<8>>&,
+                                std::vector<WideRevolute<8>>&, ColourBlocks&, ColourBlocks&);
 template void storeWideJointImpulses<4>(std::span<const WideJoint<4>>,
                                         std::span<const WideRevolute<4>>,
                                         std::span<JointConstraint>);
