@@ -1,6 +1,8 @@
 #include "island/sleep_islands.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <utility>
 
 #include "core/parallel_for.hpp"
@@ -75,11 +77,8 @@ std::size_t findIslands(const WorldDef& def, std::span<const float> sleepTimes,
     const auto count = static_cast<std::int32_t>(sleepTimes.size());
     parallelFor(def, count, kBodiesPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-                    for (auto i = static_cast<std::uint32_t>(begin);
-                         i < static_cast<std::uint32_t>(end); ++i) {
-                        parent[i] = i;
-                        restless[i] = 0;
-                    }
+                    std::iota(parent + begin, parent + end, static_cast<std::uint32_t>(begin));
+                    std::fill(restless + begin, restless + end, std::uint8_t{0});
                 });
     parallelFor(def, static_cast<std::int32_t>(links.size() / 2), kLinksPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
@@ -111,7 +110,7 @@ std::size_t findIslands(const WorldDef& def, std::span<const float> sleepTimes,
     parallelFor(
         def, count, kBodiesPerPiece, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
             for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
-                sleeps[i] = restless[parent[i]] != 0 ? 0 : 1;
+                sleeps[i] = static_cast<std::uint8_t>(restless[parent[i]] ^ 1u);
         });
     return islands.load(std::memory_order_relaxed);
 }
