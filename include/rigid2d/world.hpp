@@ -67,7 +67,7 @@ struct StepStats {
     std::size_t movedProxies = 0;
     std::size_t newPairs = 0;         ///< candidate pairs the step created contacts for
     std::size_t contacts = 0;         ///< persistent contacts (fat AABBs overlap)
-    std::size_t touchingContacts = 0; ///< contacts with at least one manifold point
+    std::size_t touchingContacts = 0; ///< solid (not sensor) contacts with a manifold point
     /// Contacts of turning shapes whose manifold was carried over from an earlier step instead of
     /// collided in full (their shapes moved less than a tenth of linearSlop relative to each
     /// other).

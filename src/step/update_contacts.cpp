@@ -193,7 +193,7 @@ void updateContacts(WorldState& state, float dt) {
         if (update == kSameTouching || update == kSameApart) {
             touchingCount += update == kSameTouching ? 1 : 0;
         } else if (update == kBothAsleep) {
-            touchingCount += contact.touching ? 1 : 0;
+            touchingCount += isSolvable(contact) ? 1 : 0;
         } else if (update == kParted) {
             state.destroyContact(static_cast<std::uint32_t>(c), false);
             state.contactStage.heads[c].solvable = 0;

@@ -64,3 +64,21 @@ TEST_CASE("collision filtering: categories, masks and groups") {
     stepFor(world, 1.0f);
     CHECK(world.position(b).x - world.position(a).x > 0.45f);
 }
+
+// StepStats::touchingContacts counts the contacts the solver takes: a sensor's overlap is not
+// one, whether its bodies are awake or asleep (it sizes the solver's arrays and feeds digests).
+TEST_CASE("touching contacts leave out sensors, awake and asleep") {
+    World world = makeWorldWithFloor(bruteForceDef());
+    const BodyId left = createBox(world, {0.0f, 0.5f}, {0.5f, 0.5f});
+    createBox(world, {3.0f, 0.5f}, {0.5f, 0.5f});
+    ShapeDef sensor;
+    sensor.isSensor = true;
+    // Reaches the right box and the floor: two sensor overlaps beside the two resting boxes.
+    world.createCircle(left, sensor, Circle{{1.5f, 0.0f}, 1.2f});
+    world.step(kDefaultTimeStep);
+    CHECK(world.stats().touchingContacts == 2);
+    REQUIRE(stepUntilAsleep(world, 5.0f) >= 0.0f);
+    world.step(kDefaultTimeStep);
+    CHECK(world.stats().awakeBodies == 0);
+    CHECK(world.stats().touchingContacts == 2);
+}
