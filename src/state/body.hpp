@@ -13,11 +13,14 @@ namespace rigid2d::detail {
 inline constexpr std::uint32_t kNullIndex = 0xFFFFFFFFu;
 
 struct Body {
-    // Identity. The generation only grows; 0 is never issued (a slot whose counter would wrap is
-    // retired).
-    std::uint32_t generation = 0;
+    // The first 64 bytes hold what the narrow phase, the refit and the sleep stage read of a body
+    // for every contact or moved shape (placement, velocity, awake, first shape): the
+    // slots are not aligned to cache lines, but these fields then span two lines at most, where
+    // spread over the record they spanned two or three.
     bool live = false;
     BodyType type = BodyType::Static;
+    bool awake = false;
+    bool enableSleep = true;
 
     // Placement. `position` is the body origin; `center` the centre of mass in the world frame.
     Vec2 position{};
@@ -28,6 +31,16 @@ struct Body {
 
     Vec2 linearVelocity{};
     float angularVelocity = 0.0f;
+    float sleepTime = 0.0f;
+    // Slot in WorldState::awakeBodies, kNullIndex when asleep or static.
+    std::uint32_t awakeIndex = kNullIndex;
+    // Shapes of this body: an intrusive singly linked list through Shape::nextInBody.
+    std::uint32_t firstShape = kNullIndex;
+
+    // Identity. The generation only grows; 0 is never issued (a slot whose counter would wrap is
+    // retired).
+    std::uint32_t generation = 0;
+
     Vec2 force{};
     float torque = 0.0f;
 
@@ -36,22 +49,15 @@ struct Body {
     float linearDamping = 0.0f, angularDamping = 0.0f, gravityScale = 1.0f;
     /// m: the smallest radius or half extent of the body's shapes (continuous.cpp's filter).
     float minExtent = 0.0f;
+    std::uint64_t userData = 0;
     bool fixedRotation = false;
     bool bullet = false;
-    bool enableSleep = true;
-    bool awake = false;
-    float sleepTime = 0.0f;
-    std::uint64_t userData = 0;
 
-    // Shapes of this body: an intrusive singly linked list through Shape::nextInBody.
-    std::uint32_t firstShape = kNullIndex;
     std::uint32_t shapeCount = 0;
     // Contacts of this body: an intrusive doubly linked list through Contact::edges.
     std::uint32_t firstContact = kNullIndex;
     // Joints of this body: an intrusive doubly linked list through Joint::edges.
     std::uint32_t firstJoint = kNullIndex;
-    // Slot in WorldState::awakeBodies, kNullIndex when asleep or static.
-    std::uint32_t awakeIndex = kNullIndex;
 };
 
 } // namespace rigid2d::detail

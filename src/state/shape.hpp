@@ -17,34 +17,39 @@
 
 namespace rigid2d::detail {
 
-struct Shape {
-    std::uint32_t generation = 0;
+struct alignas(64) Shape {
+    // The first 64 bytes hold what the narrow phase and the refit read of a shape for every
+    // contact or moved shape (kind, body, geometry of circles and boxes, bounds, list link), and
+    // the slots start on cache lines: one line per shape where these fields, spread over the
+    // record, took two or three (worth the 40 bytes of padding a shape: the narrow phase waits on
+    // memory more than it computes).
     bool live = false;
     ShapeType type = ShapeType::Circle;
     bool isSensor = false;
-    bool enableSensorEvents = true;
-    bool enableContactEvents = true;
-    bool enableHitEvents = true;
     // Proxy was moved (or inserted) since the last pair search: find its new pairs.
     bool moved = false;
-
     std::uint32_t body = kNullIndex;
-    std::uint32_t nextInBody = kNullIndex;
 
     Vec2 center{};       ///< body frame (circle) / offset from the body origin (box)
     float radius = 0.0f; ///< circle
     Vec2 halfExtents{};  ///< box
 
+    AABB fatBox{};
+    /// The shape's bounds where its body is now (shapeBounds): set wherever a body is placed and
+    /// by every step's refit, so the narrow phase can skip pairs too far apart to touch.
+    AABB tightBox{};
+    std::uint32_t nextInBody = kNullIndex;
+
+    std::uint32_t generation = 0;
+    bool enableSensorEvents = true;
+    bool enableContactEvents = true;
+    bool enableHitEvents = true;
     float density = 0.0f, friction = 0.0f, restitution = 0.0f;
     Filter filter{};
     std::uint64_t userData = 0;
 
     ProxyId proxy = ProxyId::Null;
     ProxyId staticProxy = ProxyId::Null; ///< in WorldState::staticShapes (static, not a sensor)
-    AABB fatBox{};
-    /// The shape's bounds where its body is now (shapeBounds): set wherever a body is placed and
-    /// by every step's refit, so the narrow phase can skip pairs too far apart to touch.
-    AABB tightBox{};
 
     /// Polygonal kinds only, body frame. Last, after the fields every step reads.
     Polygon polygon{};
