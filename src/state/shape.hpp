@@ -19,7 +19,7 @@ namespace rigid2d::detail {
 
 struct alignas(64) Shape {
     // The first 64 bytes hold what the narrow phase and the refit read of a shape for every
-    // contact or moved shape (kind, body, geometry of circles and boxes, bounds, list link), and
+    // contact or moved shape (kind, proxy, geometry of circles and boxes, bounds, list link), and
     // the slots start on cache lines: one line per shape where these fields, spread over the
     // record, took two or three (worth the 40 bytes of padding a shape: the narrow phase waits on
     // memory more than it computes).
@@ -28,7 +28,7 @@ struct alignas(64) Shape {
     bool isSensor = false;
     // Proxy was moved (or inserted) since the last pair search: find its new pairs.
     bool moved = false;
-    std::uint32_t body = kNullIndex;
+    ProxyId proxy = ProxyId::Null;
 
     Vec2 center{};       ///< body frame (circle) / offset from the body origin (box)
     float radius = 0.0f; ///< circle
@@ -40,6 +40,7 @@ struct alignas(64) Shape {
     AABB tightBox{};
     std::uint32_t nextInBody = kNullIndex;
 
+    std::uint32_t body = kNullIndex; ///< a contact holds it too (Contact::edges)
     std::uint32_t generation = 0;
     bool enableSensorEvents = true;
     bool enableContactEvents = true;
@@ -48,7 +49,6 @@ struct alignas(64) Shape {
     Filter filter{};
     std::uint64_t userData = 0;
 
-    ProxyId proxy = ProxyId::Null;
     ProxyId staticProxy = ProxyId::Null; ///< in WorldState::staticShapes (static, not a sensor)
 
     /// Polygonal kinds only, body frame. Last, after the fields every step reads.

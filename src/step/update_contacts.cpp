@@ -50,8 +50,10 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
                              std::size_t& reused) {
     const Shape& shapeA = state.shapes[contact.shapeA];
     const Shape& shapeB = state.shapes[contact.shapeB];
-    const Body& bodyA = state.bodies[shapeA.body];
-    const Body& bodyB = state.bodies[shapeB.body];
+    // The bodies from the contact's own edges (those of shapes A and B), not from the shapes:
+    // their records are fetched without waiting for the shapes'.
+    const Body& bodyA = state.bodies[contact.edges[0].body];
+    const Body& bodyB = state.bodies[contact.edges[1].body];
     // Sleeping (and static) bodies do not move: their contacts cannot change.
     if (!bodyA.awake && !bodyB.awake) return kBothAsleep;
     if (!overlaps(shapeA.fatBox, shapeB.fatBox)) return kParted;
