@@ -14,9 +14,9 @@ inline constexpr std::uint32_t kNullIndex = 0xFFFFFFFFu;
 
 struct Body {
     // The first 64 bytes hold what the narrow phase, the refit and the sleep stage read of a body
-    // for every contact or moved shape (placement, velocity, awake, first shape): the
-    // slots are not aligned to cache lines, but these fields then span two lines at most, where
-    // spread over the record they spanned two or three.
+    // for every contact or moved shape (placement, velocity, awake, first shape). The slots are
+    // not aligned to cache lines (a 192-byte slot cost the gather more than it saved), but these
+    // fields then span two lines at most, where spread over the record they spanned two or three.
     bool live = false;
     BodyType type = BodyType::Static;
     bool awake = false;
