@@ -54,7 +54,9 @@ namespace {
 // `settle` false leaves the body's mass and sleep to the caller: a chain attaches many links and
 // settles its body once.
 ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view field,
-                    BodyId bodyId, const ShapeDef& def, Shape proto, bool settle = true) {
+                    BodyId bodyId, const ShapeDef& def, const Shape& geometry, bool settle = true) {
+    // Taken by reference: a 64-byte-aligned Shape passed by value draws GCC's -Wpsabi note.
+    Shape proto = geometry;
     proto.isSensor = def.isSensor;
     proto.enableSensorEvents = def.enableSensorEvents;
     proto.enableContactEvents = def.enableContactEvents;
