@@ -1,12 +1,14 @@
 #pragma once
 // The scratch arrays of the step's stages (src/step, one struct per stage but solve, whose
 // arrays are the solver's): reused from step to step so that a step allocates nothing once
-// warmed up. A stage's struct is written by that stage only and means nothing between steps.
+// warmed up. A stage's struct is written by that stage only and means nothing between steps, but
+// for the contact stage's heads (below).
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "core/parallel_for.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
@@ -22,8 +24,8 @@ struct PairStageScratch {
 /// update_contacts.cpp (runs in pieces, core/parallel_for.hpp)
 struct ContactStageScratch {
     struct Counts {
-        std::size_t touching = 0; ///< contacts pass 2 skips that touch
-        std::size_t reused = 0;   ///< manifolds reused from their cache
+        std::ptrdiff_t solvable = 0; ///< change of `solvable` by the piece's heads
+        std::size_t reused = 0;      ///< manifolds reused from their cache
     };
     /// What the gather that follows reads of a contact, so that it need not fetch the contact
     /// (220 bytes) to learn whether it is solved.
@@ -32,8 +34,29 @@ struct ContactStageScratch {
         std::uint32_t solvable = 0; ///< live, touching and not a sensor
     };
     std::vector<std::uint8_t> updates; ///< contact slot -> what its narrow phase found
-    std::vector<Head> heads;           ///< contact slot -> its Head after this stage
-    std::vector<Counts> workerCounts;  ///< per worker index, summed after
+    /// Contact slot -> its Head. Kept between steps (a contact between two sleeping bodies does
+    /// not change, so a sparse stage leaves its head as it is); destroyContact clears a head.
+    std::vector<Head> heads;
+    std::size_t solvable = 0;  ///< heads with `solvable` set: the solid touching contacts
+    bool headsCurrent = false; ///< every head is its contact's (not yet in a restored world)
+    /// This step's stage updated only the contacts of awake bodies, those marked in `visited`
+    /// (contact slot -> 1); otherwise it updated all.
+    bool sparse = false;
+    std::vector<std::uint8_t> visited;
+    std::vector<Counts> workerCounts; ///< per worker index, summed after
+
+    /// The first contact slot from `c` on, below `end`, that this step's stage updated.
+    [[nodiscard]] std::uint32_t nextUpdated(std::uint32_t c, std::uint32_t end) const noexcept {
+        if (!sparse) return c;
+        return static_cast<std::uint32_t>(
+            nextMarked(std::span<const std::uint8_t>(visited).first(end), c));
+    }
+    /// A destroyed contact's head: no longer solved, no longer counted.
+    void clearHead(std::uint32_t contact) noexcept {
+        if (contact >= heads.size()) return;
+        solvable -= heads[contact].solvable;
+        heads[contact].solvable = 0;
+    }
 };
 
 /// continuous.cpp

@@ -276,6 +276,7 @@ void WorldState::destroyContact(std::uint32_t contactIndex, bool deferEvents) {
         }
     }
     pairs.erase(pairKey(contact.shapeA, contact.shapeB));
+    contactStage.clearHead(contactIndex);
     contact.live = false;
     contactPool.free(contactIndex);
     --contactCount;

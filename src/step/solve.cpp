@@ -222,21 +222,31 @@ void gatherConstraints(WorldState& state) {
         state.constraints.resize(state.stats.touchingContacts);
     ConstraintSummary& summary = state.solverScratch.summary;
     const auto contactCount = static_cast<std::uint32_t>(state.contacts.size());
-    const ContactStageScratch::Head* const heads = state.contactStage.heads.data();
+    const ContactStageScratch& stage = state.contactStage;
+    const ContactStageScratch::Head* const heads = stage.heads.data();
 #if R2D_ASSERTS_ON
+    std::size_t solvable = 0;
     for (std::uint32_t c = 0; c < contactCount; ++c) {
         const Contact& contact = state.contacts[c];
         R2D_ASSERT(heads[c].solvable == (isSolvable(contact) ? 1u : 0u) &&
                        (!isSolvable(contact) || (heads[c].bodyA == contact.edges[0].body &&
                                                  heads[c].bodyB == contact.edges[1].body)),
                    "a contact's head, left by the contact stage, is stale");
+        solvable += heads[c].solvable;
+        // A sparse stage skipped only contacts whose bodies both sleep (or are static).
+        R2D_ASSERT(
+            !stage.sparse || stage.visited[c] != 0 || !isSolvable(contact) ||
+                (state.bodySlots[heads[c].bodyA] == 0 && state.bodySlots[heads[c].bodyB] == 0),
+            "a sparse contact stage skipped a contact of an awake body");
     }
+    R2D_ASSERT(solvable == stage.solvable, "the count of solvable contacts drifted");
 #endif
     std::size_t used = 0;
     if (!runsInParallel(state.def)) {
         summary.bodies.clear();
         bool bouncy = false;
-        for (std::uint32_t c = 0; c < contactCount; ++c) {
+        for (std::uint32_t c = stage.nextUpdated(0, contactCount); c < contactCount;
+             c = stage.nextUpdated(c + 1, contactCount)) {
             std::uint32_t slotA, slotB;
             if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
             const Contact& contact = state.contacts[c];
@@ -264,7 +274,8 @@ void gatherConstraints(WorldState& state) {
                     for (std::int32_t segment = first; segment < last; ++segment) {
                         const auto [begin, end] = segmentRange(segment);
                         std::uint32_t count = 0;
-                        for (std::uint32_t c = begin; c < end; ++c) {
+                        for (std::uint32_t c = stage.nextUpdated(begin, end); c < end;
+                             c = stage.nextUpdated(c + 1, end)) {
                             std::uint32_t slotA, slotB;
                             count += solvedSlots(state, heads[c], slotA, slotB) ? 1u : 0u;
                         }
@@ -283,7 +294,8 @@ void gatherConstraints(WorldState& state) {
                     for (std::int32_t segment = first; segment < last; ++segment) {
                         const auto [begin, end] = segmentRange(segment);
                         std::size_t next = starts[static_cast<std::size_t>(segment)];
-                        for (std::uint32_t c = begin; c < end; ++c) {
+                        for (std::uint32_t c = stage.nextUpdated(begin, end); c < end;
+                             c = stage.nextUpdated(c + 1, end)) {
                             std::uint32_t slotA, slotB;
                             if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
                             const Contact& contact = state.contacts[c];

@@ -8,7 +8,10 @@
 //
 // Pass 1 writes nothing but the contact it works on, and pass 2 runs in contact order as the one
 // loop it replaces did, so the result is the same bits for any split. A contact between two
-// sleeping bodies that an earlier contact of pass 2 woke is updated in pass 2, as that loop did.
+// sleeping bodies that an earlier contact of pass 2 woke is updated in pass 2, as that loop did:
+// the wake marks it; pass 2 never looks at the others. While few bodies are awake, pass 1 visits
+// only the contacts of awake bodies, and the others keep the heads they had: a world at rest
+// costs next to nothing.
 #include <algorithm>
 #include <cmath>
 
@@ -24,8 +27,9 @@ namespace {
 
 [[nodiscard]] inline float lengthOf(Vec2 v) noexcept { return std::sqrt(v.x * v.x + v.y * v.y); }
 
-// Stored per contact by pass 1; 0 (kNotLive, and the two kSame* values, stored as 0) means pass
-// 2 has nothing to do there, so it skips eight quiet contacts at a time (nextMarked).
+// Stored per contact by pass 1; 0 (kNotLive, and kBothAsleep and the two kSame* values, stored as
+// 0) means pass 2 has nothing to do there, so it skips eight quiet contacts at a time
+// (nextMarked). A wake in pass 2 marks the contacts it makes kBothAsleep no longer true.
 enum ContactUpdate : std::uint8_t {
     kNotLive,      ///< a free slot
     kBothAsleep,   ///< not updated: neither body moves
@@ -150,62 +154,103 @@ void reportContact(WorldState& state, const Contact& contact, bool wasTouching) 
     }
 }
 
-void writeHead(const Contact& contact, ContactStageScratch::Head& head) noexcept {
+// The contacts of the bodies pass 2 has just woken (awakeBodies from `woken` on): those that come
+// later in contact order and were kBothAsleep in pass 1 (their other body is asleep, static, or
+// woken in this pass: awake slots from `awakeBefore` on were not there in pass 1) are marked for
+// pass 2. A sparse stage counts them all as visited, so that the gather sees them.
+void markWokenContacts(WorldState& state, std::size_t woken, std::size_t awakeBefore,
+                       std::size_t current) {
+    ContactStageScratch& stage = state.contactStage;
+    for (std::size_t i = woken; i < state.awakeBodies.size(); ++i) {
+        state.forEachContactOf(state.awakeBodies[i], [&](std::uint32_t c, std::uint32_t other) {
+            const Body& body = state.bodies[other];
+            if (c > current && !(body.awake && body.awakeIndex < awakeBefore))
+                stage.updates[c] = kBothAsleep;
+            if (stage.sparse) stage.visited[c] = 1;
+        });
+    }
+}
+
+// Returns how the contact's head changed the count of solvable heads (-1, 0 or 1).
+int writeHead(const Contact& contact, ContactStageScratch::Head& head) noexcept {
+    const int before = static_cast<int>(head.solvable);
     head.bodyA = contact.edges[0].body;
     head.bodyB = contact.edges[1].body;
     head.solvable = isSolvable(contact) ? 1u : 0u;
+    return static_cast<int>(head.solvable) - before;
+}
+
+// Whether the stage updates only the contacts of awake bodies, found through their contact lists.
+// Following a list costs a dependent load per contact, and a sleeping pair's head must already be
+// right: worth it while few bodies are awake (a world at rest then costs nearly nothing).
+bool updatesSparsely(const WorldState& state) noexcept {
+    return state.contactStage.headsCurrent && 4 * state.awakeBodies.size() < state.bodyCount;
 }
 
 } // namespace
 
 void updateContacts(WorldState& state, float dt) {
-    const auto count = static_cast<std::int32_t>(state.contacts.size());
-    state.contactStage.updates.resize(state.contacts.size());
-    state.contactStage.heads.resize(state.contacts.size());
-    auto& counts = state.contactStage.workerCounts;
+    ContactStageScratch& stage = state.contactStage;
+    const std::size_t count = state.contacts.size();
+    // New slots: no solvable contact yet (a contact is created apart).
+    stage.heads.resize(count);
+    stage.sparse = updatesSparsely(state);
+    if (stage.sparse) {
+        stage.updates.assign(count, kNotLive);
+        stage.visited.assign(count, 0);
+        for (const std::uint32_t body : state.awakeBodies)
+            state.forEachContactOf(body,
+                                   [&](std::uint32_t c, std::uint32_t) { stage.visited[c] = 1; });
+    } else {
+        stage.updates.resize(count);
+    }
+    auto& counts = stage.workerCounts;
     counts.assign(counts.size(), {});
     parallelFor(
-        state.def, count, 64, [&](std::int32_t begin, std::int32_t end, std::int32_t worker) {
+        state.def, static_cast<std::int32_t>(count), 64,
+        [&](std::int32_t begin, std::int32_t end, std::int32_t worker) {
             ContactStageScratch::Counts piece;
-            for (std::int32_t c = begin; c < end; ++c) {
-                Contact& contact = state.contacts[static_cast<std::size_t>(c)];
+            const auto last = static_cast<std::uint32_t>(end);
+            for (std::uint32_t c = stage.nextUpdated(static_cast<std::uint32_t>(begin), last);
+                 c < last; c = stage.nextUpdated(c + 1, last)) {
+                Contact& contact = state.contacts[c];
                 const ContactUpdate update =
                     contact.live ? collideContact(state, contact, dt, piece.reused) : kNotLive;
-                piece.touching += update == kSameTouching ? 1 : 0;
-                state.contactStage.updates[static_cast<std::size_t>(c)] =
-                    update == kSameTouching || update == kSameApart ? kNotLive : update;
-                writeHead(contact, state.contactStage.heads[static_cast<std::size_t>(c)]);
+                const bool quiet =
+                    update == kSameTouching || update == kSameApart || update == kBothAsleep;
+                stage.updates[c] = quiet ? kNotLive : update;
+                piece.solvable += writeHead(contact, stage.heads[c]);
             }
-            counts[static_cast<std::size_t>(worker)].touching += piece.touching;
+            counts[static_cast<std::size_t>(worker)].solvable += piece.solvable;
             counts[static_cast<std::size_t>(worker)].reused += piece.reused;
         });
-    std::size_t touchingCount = 0, reusedCount = 0;
+    std::size_t reusedCount = 0;
     for (const ContactStageScratch::Counts& piece : counts) {
-        touchingCount += piece.touching;
+        stage.solvable += static_cast<std::size_t>(piece.solvable); // modulo 2^64: nets out
         reusedCount += piece.reused;
     }
-    for (std::size_t c = nextMarked(state.contactStage.updates, 0);
-         c < state.contactStage.updates.size(); c = nextMarked(state.contactStage.updates, c + 1)) {
-        auto update = static_cast<ContactUpdate>(state.contactStage.updates[c]);
+    const std::size_t awakeBefore = state.awakeBodies.size();
+    for (std::size_t c = nextMarked(stage.updates, 0); c < stage.updates.size();
+         c = nextMarked(stage.updates, c + 1)) {
+        auto update = static_cast<ContactUpdate>(stage.updates[c]);
         Contact& contact = state.contacts[c];
         if (update == kBothAsleep) {
+            // Marked by a wake earlier in this pass.
             update = collideContact(state, contact, dt, reusedCount);
-            writeHead(contact, state.contactStage.heads[c]);
+            stage.solvable += static_cast<std::size_t>(writeHead(contact, stage.heads[c]));
+            R2D_ASSERT(update != kBothAsleep, "a marked contact has a body woken in this pass");
         }
-        if (update == kSameTouching || update == kSameApart) {
-            touchingCount += update == kSameTouching ? 1 : 0;
-        } else if (update == kBothAsleep) {
-            touchingCount += isSolvable(contact) ? 1 : 0;
-        } else if (update == kParted) {
+        if (update == kParted) {
             state.destroyContact(static_cast<std::uint32_t>(c), false);
-            state.contactStage.heads[c].solvable = 0;
-        } else {
+        } else if (update != kSameTouching && update != kSameApart) {
+            const std::size_t woken = state.awakeBodies.size();
             reportContact(state, contact, update == kWasTouching);
-            if (isSolvable(contact)) ++touchingCount;
+            if (state.awakeBodies.size() != woken) markWokenContacts(state, woken, awakeBefore, c);
         }
     }
+    stage.headsCurrent = true;
     state.stats.reusedManifolds = reusedCount;
-    state.stats.touchingContacts = touchingCount;
+    state.stats.touchingContacts = stage.solvable;
 }
 
 } // namespace rigid2d::detail
