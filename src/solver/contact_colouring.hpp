@@ -25,11 +25,14 @@ inline constexpr int kContactColourCount = 24;
 inline constexpr int kStaticOnlyColours = 4;
 
 /// Constraint indices grouped by colour: colour k is order[start[k] .. start[k + 1]), the overflow
-/// list is order[start[kContactColourCount] .. order.size()). Within a group, indices ascend.
+/// list is order[start[kContactColourCount] .. order.size()). Within a colour, constraints are
+/// ordered by their lowest movable body slot, then by index; the overflow list by index.
 struct ContactColouring {
     std::vector<std::uint8_t> colourOf; ///< per constraint; kContactColourCount = overflow
     std::vector<std::uint32_t> order;
     std::uint32_t start[kContactColourCount + 1] = {};
+    std::vector<std::uint32_t> lowestSlot; ///< per constraint (0: no movable body)
+    std::vector<std::uint32_t> bySlot;     ///< scratch: the coloured constraints by lowestSlot
 
     [[nodiscard]] std::span<const std::uint32_t> colour(int k) const noexcept {
         return {order.data() + start[k], order.data() + start[k + 1]};

@@ -2,7 +2,10 @@
 // body twice in one colour), completeness, and where constraints against immovable bodies go.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "solver/contact_colouring.hpp"
@@ -23,7 +26,14 @@ Coloured colour(const std::vector<ConstraintBodies>& constraints,
     return c;
 }
 
-// Every constraint once; no movable body twice within a colour; indices ascend per group.
+// The lowest slot of a movable body of `c`, 0 if neither moves.
+std::uint32_t lowestMovable(const ConstraintBodies& c, const std::vector<std::uint8_t>& movable) {
+    const bool moveA = movable[c.a] != 0, moveB = movable[c.b] != 0;
+    return moveA && moveB ? std::min(c.a, c.b) : moveA ? c.a : moveB ? c.b : 0u;
+}
+
+// Every constraint once; no movable body twice within a colour; each colour ordered by lowest
+// movable slot, then index; the overflow list by index.
 void checkValid(const std::vector<ConstraintBodies>& constraints,
                 const std::vector<std::uint8_t>& movable, const ContactColouring& colouring) {
     REQUIRE(colouring.order.size() == constraints.size());
@@ -32,17 +42,20 @@ void checkValid(const std::vector<ConstraintBodies>& constraints,
     for (const int n : seen) CHECK(n == 1);
     for (int k = 0; k < kContactColourCount; ++k) {
         std::vector<int> uses(movable.size(), 0);
-        std::uint32_t previous = 0;
+        std::pair<std::uint32_t, std::uint32_t> previous{};
         bool first = true;
         for (const std::uint32_t i : colouring.colour(k)) {
-            CHECK((first || i > previous));
-            first = false;
-            previous = i;
             const ConstraintBodies& c = constraints[i];
+            const std::pair key{lowestMovable(c, movable), i};
+            CHECK((first || key > previous));
+            first = false;
+            previous = key;
             if (movable[c.a] != 0) CHECK(++uses[c.a] == 1);
             if (movable[c.b] != 0) CHECK(++uses[c.b] == 1);
         }
     }
+    const std::span<const std::uint32_t> overflow = colouring.overflow();
+    CHECK(std::is_sorted(overflow.begin(), overflow.end()));
 }
 
 } // namespace
@@ -109,4 +122,25 @@ TEST_CASE("a body with more constraints than colours overflows, static ones get 
     CHECK(overflow[0] == static_cast<std::uint32_t>(dynamicColours));
     for (int k = dynamicColours; k < kContactColourCount; ++k)
         CHECK(c.colouring.colour(k).size() == 1);
+}
+
+TEST_CASE("each colour runs by lowest body slot, the overflow list in constraint order") {
+    // Hub body 39 touches bodies 31 down to 2: constraint order is the reverse of slot order.
+    std::vector<std::uint8_t> movable(40, 1);
+    movable[0] = 0;
+    std::vector<ConstraintBodies> constraints;
+    for (std::uint32_t b = 31; b >= 2; --b) constraints.push_back({39, b});
+    // Around the hub, a ring: bodies 2..31 each touch the next.
+    for (std::uint32_t b = 31; b > 2; --b) constraints.push_back({b, b - 1});
+    const Coloured c = colour(constraints, movable);
+    checkValid(constraints, movable, c.colouring);
+    REQUIRE(c.colouring.overflow().size() == 30 - (kContactColourCount - kStaticOnlyColours));
+    // The hub's constraints are all in different colours; the ring's share colours, and each of
+    // those colours lists them from the lowest slot up, the reverse of constraint order.
+    bool reordered = false;
+    for (int k = 0; k < kContactColourCount; ++k) {
+        const std::span<const std::uint32_t> colour = c.colouring.colour(k);
+        for (std::size_t i = 1; i < colour.size(); ++i) reordered |= colour[i] < colour[i - 1];
+    }
+    CHECK(reordered);
 }
