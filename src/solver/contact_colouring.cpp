@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <utility>
 
 namespace rigid2d::detail {
@@ -21,12 +22,21 @@ void colourConstraints(std::span<const ConstraintBodies> constraints,
     // breathed at ~0.2 m/s), without them it sleeps within 100 steps.
     constexpr std::uint32_t kNotForOneMovable = 1u;
     bodyColours.assign(movable.size(), 0u);
-    // Pass 1: pick colours and count them.
+    // Within a colour the order changes no result, since no two of its constraints share a
+    // movable body; what it changes is which worker moves which bodies. A worker takes the same
+    // part of every colour's list: with each colour's constraints in slot order (by the band of
+    // their lowest movable slot), that part moves mostly the same bodies colour after colour, and
+    // they stay in its core's cache. In constraint order, each colour's part moved bodies from
+    // all over the slots, and on two workers body states crossed between the cores several times
+    // a substep. Overflow constraints are all in band 0: their list keeps constraint order.
+    const int bandShift = slotBandShift(movable.size());
+    std::vector<std::uint32_t>& next = out.bucketNext;
+    next.assign(kColouringBuckets, 0u);
+    // Pass 1: pick colours and count the constraints of each bucket (colour, band).
     const auto count = static_cast<std::uint32_t>(constraints.size());
     out.colourOf.resize(count);
+    out.bucketOf.resize(count);
     out.order.resize(count);
-    out.lowestSlot.resize(count);
-    std::uint32_t sizes[kContactColourCount + 1] = {};
     for (std::uint32_t i = 0; i < count; ++i) {
         const ConstraintBodies& c = constraints[i];
         const bool moveA = movable[c.a] != 0, moveB = movable[c.b] != 0;
@@ -41,39 +51,23 @@ void colourConstraints(std::span<const ConstraintBodies> constraints,
         } else if (free != 0) {
             colour = 0; // two immovable bodies: nothing to interfere with
         }
+        const std::uint32_t lowest = moveA && moveB ? std::min(c.a, c.b)
+                                     : moveA        ? c.a
+                                     : moveB        ? c.b
+                                                    : 0u;
+        const auto band = colour == kContactColourCount ? 0u : lowest >> bandShift;
+        const std::uint32_t bucket = colour * kSlotBands + band;
         out.colourOf[i] = static_cast<std::uint8_t>(colour);
-        out.lowestSlot[i] = moveA && moveB ? std::min(c.a, c.b) : moveA ? c.a : moveB ? c.b : 0u;
-        ++sizes[colour];
+        out.bucketOf[i] = static_cast<std::uint16_t>(bucket);
+        ++next[bucket];
     }
-    std::uint32_t next[kContactColourCount + 1];
+    // Pass 2: a stable counting sort by bucket.
     std::uint32_t offset = 0;
-    for (int k = 0; k <= kContactColourCount; ++k) {
-        out.start[k] = offset;
-        next[k] = offset;
-        offset += sizes[k];
+    for (std::uint32_t bucket = 0; bucket < kColouringBuckets; ++bucket) {
+        if (bucket % kSlotBands == 0) out.start[bucket / kSlotBands] = offset;
+        offset += std::exchange(next[bucket], offset);
     }
-    // Pass 2: the constraints of the colours by lowest movable slot (a stable counting sort),
-    // then grouped by colour (another). Within a colour the order changes no result, since no
-    // two of its constraints share a movable body; what it changes is which worker moves which
-    // bodies. A worker takes the same part of every colour's list: in slot order, that part
-    // moves mostly the same bodies colour after colour, and they stay in its core's cache.
-    // In constraint order, each colour's part moved bodies from all over the slots, and on two
-    // workers every body state crossed between the cores several times a substep.
-    std::vector<std::uint32_t>& firstOfSlot = bodyColours; // done with the colours
-    std::fill(firstOfSlot.begin(), firstOfSlot.end(), 0u);
-    for (std::uint32_t i = 0; i < count; ++i)
-        if (out.colourOf[i] != kContactColourCount) ++firstOfSlot[out.lowestSlot[i]];
-    std::uint32_t total = 0;
-    for (std::uint32_t& first : firstOfSlot) total += std::exchange(first, total);
-    out.bySlot.resize(total);
-    for (std::uint32_t i = 0; i < count; ++i)
-        if (out.colourOf[i] != kContactColourCount)
-            out.bySlot[firstOfSlot[out.lowestSlot[i]]++] = i;
-    for (const std::uint32_t i : out.bySlot) out.order[next[out.colourOf[i]]++] = i;
-    // The overflow list is solved one constraint after another: it keeps constraint order.
-    if (sizes[kContactColourCount] != 0)
-        for (std::uint32_t i = 0; i < count; ++i)
-            if (out.colourOf[i] == kContactColourCount) out.order[next[kContactColourCount]++] = i;
+    for (std::uint32_t i = 0; i < count; ++i) out.order[next[out.bucketOf[i]]++] = i;
 }
 
 } // namespace rigid2d::detail

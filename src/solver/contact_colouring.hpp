@@ -12,6 +12,7 @@
 // against an immovable body never take colour 0 and have the last kStaticOnlyColours to
 // themselves (as in Box2D v3), see contact_colouring.cpp for why.
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -24,15 +25,28 @@ inline constexpr int kContactColourCount = 24;
 /// The last colours, which only constraints with one immovable body take.
 inline constexpr int kStaticOnlyColours = 4;
 
+/// Bands of body slots by which each colour's constraints are ordered (contact_colouring.cpp):
+/// enough that every worker of a large machine gets bands of its own.
+inline constexpr std::uint32_t kSlotBands = 128;
+/// How far right a body slot is shifted to give its band, for `slotCount` slots.
+[[nodiscard]] inline int slotBandShift(std::size_t slotCount) noexcept {
+    int shift = 0;
+    while (((slotCount > 0 ? slotCount - 1 : 0) >> shift) >= kSlotBands) ++shift;
+    return shift;
+}
+/// Groups of the counting sort: a band of a colour, or the overflow list.
+inline constexpr std::uint32_t kColouringBuckets = (kContactColourCount + 1) * kSlotBands;
+
 /// Constraint indices grouped by colour: colour k is order[start[k] .. start[k + 1]), the overflow
 /// list is order[start[kContactColourCount] .. order.size()). Within a colour, constraints are
-/// ordered by their lowest movable body slot, then by index; the overflow list by index.
+/// ordered by the band of their lowest movable body slot, then by index; the overflow list by
+/// index.
 struct ContactColouring {
     std::vector<std::uint8_t> colourOf; ///< per constraint; kContactColourCount = overflow
     std::vector<std::uint32_t> order;
     std::uint32_t start[kContactColourCount + 1] = {};
-    std::vector<std::uint32_t> lowestSlot; ///< per constraint (0: no movable body)
-    std::vector<std::uint32_t> bySlot;     ///< scratch: the coloured constraints by lowestSlot
+    std::vector<std::uint16_t> bucketOf;   ///< scratch: per constraint, colour and band
+    std::vector<std::uint32_t> bucketNext; ///< scratch: per bucket, where its next one goes
 
     [[nodiscard]] std::span<const std::uint32_t> colour(int k) const noexcept {
         return {order.data() + start[k], order.data() + start[k + 1]};

@@ -26,14 +26,18 @@ Coloured colour(const std::vector<ConstraintBodies>& constraints,
     return c;
 }
 
-// The lowest slot of a movable body of `c`, 0 if neither moves.
-std::uint32_t lowestMovable(const ConstraintBodies& c, const std::vector<std::uint8_t>& movable) {
+// The band of the lowest slot of a movable body of `c` (band 0 if neither moves).
+std::uint32_t bandOf(const ConstraintBodies& c, const std::vector<std::uint8_t>& movable) {
     const bool moveA = movable[c.a] != 0, moveB = movable[c.b] != 0;
-    return moveA && moveB ? std::min(c.a, c.b) : moveA ? c.a : moveB ? c.b : 0u;
+    const std::uint32_t lowest = moveA && moveB ? std::min(c.a, c.b)
+                                 : moveA        ? c.a
+                                 : moveB        ? c.b
+                                                : 0u;
+    return lowest >> slotBandShift(movable.size());
 }
 
-// Every constraint once; no movable body twice within a colour; each colour ordered by lowest
-// movable slot, then index; the overflow list by index.
+// Every constraint once; no movable body twice within a colour; each colour ordered by the band
+// of its lowest movable slot, then index; the overflow list by index.
 void checkValid(const std::vector<ConstraintBodies>& constraints,
                 const std::vector<std::uint8_t>& movable, const ContactColouring& colouring) {
     REQUIRE(colouring.order.size() == constraints.size());
@@ -46,7 +50,7 @@ void checkValid(const std::vector<ConstraintBodies>& constraints,
         bool first = true;
         for (const std::uint32_t i : colouring.colour(k)) {
             const ConstraintBodies& c = constraints[i];
-            const std::pair key{lowestMovable(c, movable), i};
+            const std::pair key{bandOf(c, movable), i};
             CHECK((first || key > previous));
             first = false;
             previous = key;
