@@ -8,15 +8,10 @@
 #include <vector>
 
 #include "rigid2d/testing.hpp"
+#include "state/world_access.hpp"
 #include "state/world_state.hpp"
 
 using namespace rigid2d;
-
-namespace rigid2d::detail {
-struct WorldAccess {
-    static WorldState& state(World& world) { return *world.m_state; }
-};
-} // namespace rigid2d::detail
 
 namespace {
 

@@ -8,16 +8,11 @@
 #include <vector>
 
 #include "rigid2d/testing.hpp"
+#include "state/world_access.hpp"
 #include "state/world_state.hpp"
 
 using namespace rigid2d;
 using namespace rigid2d::testing;
-
-namespace rigid2d::detail {
-struct WorldAccess {
-    static WorldState& state(World& world) { return *world.m_state; }
-};
-} // namespace rigid2d::detail
 
 namespace {
 
