@@ -31,8 +31,9 @@ inline constexpr float kMinTimeStep = 1e-6f;
 inline constexpr float kMaxTimeStep = 1.0f;
 
 /// The format version `World::snapshot` writes; `World::restore` reads this version only
-/// (2: joints, chains and the joint settings of WorldDef; 3: each contact's manifold cache).
-inline constexpr std::uint32_t kSnapshotVersion = 3;
+/// (2: joints, chains and the joint settings of WorldDef; 3: each contact's manifold cache; 4: the
+/// cache's record of shapes found apart).
+inline constexpr std::uint32_t kSnapshotVersion = 4;
 
 /// One exact ray hit against a shape.
 struct RayHit {

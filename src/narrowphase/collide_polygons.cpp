@@ -160,7 +160,7 @@ Manifold clipAgainstReference(const Polygon& ref, int refEdge, const Polygon& in
 } // namespace
 
 Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
-                         const Transform& xfB, float speculativeDistance) noexcept {
+                         const Transform& xfB, float speculativeDistance, float* apart) noexcept {
     const Polygon localB = intoFrame(b, xfB, xfA);
     // Boxes against boxes, the most common pair, take the shortcut.
     const bool boxes = isParallelogram(a) && isParallelogram(localB);
@@ -169,7 +169,9 @@ Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
     const FaceSeparation faceB =
         boxes ? maxSeparationOfParallelograms(localB, a) : maxSeparation(localB, a);
     const float radius = a.radius + b.radius;
-    if (std::max(faceA.separation, faceB.separation) > speculativeDistance + radius) {
+    const float separation = std::max(faceA.separation, faceB.separation) - radius;
+    if (separation > speculativeDistance) {
+        if (apart != nullptr) *apart = separation;
         return {};
     }
     const bool flip = faceB.separation > faceA.separation + kReferenceFaceTolerance;

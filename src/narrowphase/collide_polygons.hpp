@@ -12,9 +12,12 @@ namespace rigid2d::detail {
 
 /// Separating axis over both polygons' edge normals, reference face clipping, at most two points.
 /// The normal points from A to B in the world frame; points whose separation (between the rounded
-/// surfaces) exceeds `speculativeDistance` are dropped.
+/// surfaces) exceeds `speculativeDistance` are dropped. When an axis separates the shapes by more
+/// than that, the result is empty and `*apart` (if given) is set to that separation: the rounded
+/// surfaces are at least that far apart.
 [[nodiscard]] Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& b,
-                                       const Transform& xfB, float speculativeDistance) noexcept;
+                                       const Transform& xfB, float speculativeDistance,
+                                       float* apart = nullptr) noexcept;
 
 /// collidePolygons with A's edge `edge` as the reference face, whatever the separating axis: the
 /// incident edge of B clipped to that face's side planes (points beyond them dropped), the normal

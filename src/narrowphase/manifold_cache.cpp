@@ -1,5 +1,6 @@
 #include "narrowphase/manifold_cache.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rigid2d::detail {
@@ -48,9 +49,52 @@ ManifoldCache rememberManifold(const Manifold& full, const Transform& a, const T
     return cache;
 }
 
+ManifoldCache rememberApart(const Transform& a, const Transform& b, float apart,
+                            float reach) noexcept {
+    ManifoldCache cache;
+    cache.valid = true;
+    const RelativePose pose = relativePose(a, b);
+    cache.rotation = pose.rotation;
+    cache.translation = pose.translation;
+    cache.apart = apart;
+    cache.reach = reach;
+    return cache;
+}
+
+float reachOf(const Polygon& polygon) noexcept {
+    float farthest = 0.0f;
+    for (int i = 0; i < polygon.count; ++i)
+        farthest = std::max(farthest, dot(polygon.vertices[i], polygon.vertices[i]));
+    return std::sqrt(farthest) + polygon.radius;
+}
+
+namespace {
+
+// Whether shapes a cache found apart are still more than `margin` apart: B's outline has moved
+// by at most its translation plus its reach times the chord of its turn.
+[[nodiscard]] bool stillApart(const ManifoldCache& cache, const RelativePose& pose,
+                              float margin) noexcept {
+    const float room = cache.apart - margin;
+    if (!(room > 0.0f)) return false;
+    // Per axis first: a restored cache may hold any finite translation, whose square overflows.
+    const Vec2 shift = pose.translation - cache.translation;
+    if (!(std::fabs(shift.x) < room && std::fabs(shift.y) < room)) return false;
+    const float dc = pose.rotation.c - cache.rotation.c, ds = pose.rotation.s - cache.rotation.s;
+    const float motion = std::sqrt(dot(shift, shift)) + std::sqrt(dc * dc + ds * ds) * cache.reach;
+    return motion < room;
+}
+
+} // namespace
+
 bool reuseManifold(const ManifoldCache& cache, const Transform& a, const Transform& b, float margin,
                    float tolerance, Manifold& manifold) noexcept {
-    if (!cache.valid || !(margin + 2.0f * tolerance <= cache.margin)) return false;
+    if (!cache.valid) return false;
+    if (cache.pointCount == 0) {
+        if (!stillApart(cache, relativePose(a, b), margin + tolerance)) return false;
+        manifold = Manifold{};
+        return true;
+    }
+    if (!(margin + 2.0f * tolerance <= cache.margin)) return false;
     const RelativePose pose = relativePose(a, b);
     const float turnSin = cache.rotation.c * pose.rotation.s - cache.rotation.s * pose.rotation.c;
     const float turnCos = cache.rotation.c * pose.rotation.c + cache.rotation.s * pose.rotation.s;

@@ -12,6 +12,13 @@
 // The full collision is made with a margin wider by kSlack tolerances than the contact needs, and
 // a reuse is refused once the contact needs more than that margin minus 2 tolerances: no point a
 // full collision would keep can be missing from the cache.
+//
+// Shapes that a separating axis found apart are remembered too, without points: how far apart
+// they were at least, and how far B's outline reaches from B's origin. While B's translation in
+// A's frame plus its turn times that reach stays below the distance less the margin (and a
+// tolerance), no point of B can have come within the margin of A: the manifold stays empty
+// without a collision. Neighbours of neighbours in a moving pile, and small shapes inside the
+// bounds of a large turning one (a tumbler's walls), were collided in full every step.
 
 #include <cstdint>
 
@@ -30,6 +37,8 @@ struct ManifoldCache {
     Vec2 points[kMaxManifoldPoints]{};       ///< in A's frame
     float separations[kMaxManifoldPoints]{}; ///< m
     std::uint16_t ids[kMaxManifoldPoints]{};
+    float apart = 0.0f; ///< no points: the shapes were at least this far apart, m
+    float reach = 0.0f; ///< no points: the farthest of B's outline from B's origin, m
 };
 
 /// How many tolerances wider than needed the full collision's margin is.
@@ -41,6 +50,14 @@ inline constexpr float kCacheSlack = 4.0f;
 /// Remembers `full` (made at cacheMargin) for shapes placed at `a` and `b`.
 [[nodiscard]] ManifoldCache rememberManifold(const Manifold& full, const Transform& a,
                                              const Transform& b, float collisionMargin) noexcept;
+
+/// Remembers shapes placed at `a` and `b` that a full collision found at least `apart` apart
+/// (> its margin); `reach` is the farthest B's outline lies from B's origin.
+[[nodiscard]] ManifoldCache rememberApart(const Transform& a, const Transform& b, float apart,
+                                          float reach) noexcept;
+
+/// How far a polygon's outline (rounding included) reaches from its frame's origin, m.
+[[nodiscard]] float reachOf(const Polygon& polygon) noexcept;
 
 /// Moves `manifold` (the contact's current one) to the cached points carried to `a` and `b`,
 /// points beyond `margin` dropped, impulses kept by feature id; false (and `manifold` untouched)

@@ -69,12 +69,14 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     // not copies of them: the most common pair of a scene of turning boxes.
     const bool twoPolygons = collidesAsPolygon(shapeA.type) && collidesAsPolygon(shapeB.type) &&
                              !(hasNoArea(shapeA.type) && hasNoArea(shapeB.type));
+    // Two polygons found apart by an axis: how far (the cache keeps it).
+    float apart = 0.0f;
     const auto collideAt = [&](float speculative) {
         if (!polygonal)
             return collide(placeShape(shapeA, bodyA), placeShape(shapeB, bodyB), speculative);
         if (twoPolygons)
             return collidePolygons(shapeA.polygon, transformOf(shapeA, bodyA), shapeB.polygon,
-                                   transformOf(shapeB, bodyB), speculative);
+                                   transformOf(shapeB, bodyB), speculative, &apart);
         return collideShapes(geometryOf(shapeA), transformOf(shapeA, bodyA), geometryOf(shapeB),
                              transformOf(shapeB, bodyB), speculative);
     };
@@ -109,7 +111,8 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
         const float wider = polygonal ? cacheMargin(margin, tolerance) : margin;
         Manifold fresh = collideAt(wider);
         if (polygonal) {
-            contact.cache = rememberManifold(fresh, a, b, wider);
+            contact.cache = apart > wider ? rememberApart(a, b, apart, reachOf(shapeB.polygon))
+                                          : rememberManifold(fresh, a, b, wider);
             dropBeyond(fresh, margin);
         }
         carryImpulses(fresh, manifold);

@@ -255,6 +255,8 @@ void contactFields(Io& io, C& contact) {
         io(cache.separations[i]);
         io(cache.ids[i]);
     }
+    io(cache.apart);
+    io(cache.reach);
 }
 
 template <class Io, class P>

@@ -204,8 +204,15 @@ bool manifoldFits(const detail::Contact& contact) {
         const double n2 = x * x + y * y;
         return n2 >= 0.99 && n2 <= 1.01;
     };
-    if (!isUnit(cache.rotation.c, cache.rotation.s) || !isUnit(cache.normal.x, cache.normal.y))
-        return false;
+    if (!isUnit(cache.rotation.c, cache.rotation.s)) return false;
+    if (cache.pointCount == 0) {
+        // Shapes found apart: their gap and B's reach are each within a shape's size or two; any
+        // finite translation is safe (stillApart compares it per axis first).
+        return std::isfinite(cache.translation.x) && std::isfinite(cache.translation.y) &&
+               cache.apart > 0.0f && cache.apart <= 4.0f * kMaxShapeSize && cache.reach >= 0.0f &&
+               cache.reach <= 4.0f * kMaxShapeSize;
+    }
+    if (!isUnit(cache.normal.x, cache.normal.y)) return false;
     if (!(cache.margin >= 0.0f && cache.margin <= 2.0f * kMaxShapeSize)) return false;
     // Cached points are in shape A's frame, whose origin is its body's.
     for (int i = 0; i < cache.pointCount; ++i)

@@ -171,3 +171,85 @@ TEST_CASE("manifold cache: whenever it is used, no contact a full collision find
     }
     CHECK(used > 300); // the bounds let a fair share through
 }
+
+namespace {
+
+// What a contact keeps after a full collision of A and B: the manifold cache, or a record of
+// shapes found apart.
+ManifoldCache rememberAny(const Polygon& a, const Transform& xfA, const Polygon& b,
+                          const Transform& xfB) {
+    const float wider = cacheMargin(kMargin, kTolerance);
+    float apart = 0.0f;
+    const Manifold full = collidePolygons(a, xfA, b, xfB, wider, &apart);
+    return apart > wider ? rememberApart(xfA, xfB, apart, reachOf(b))
+                         : rememberManifold(full, xfA, xfB, wider);
+}
+
+} // namespace
+
+TEST_CASE("manifold cache: shapes found apart stay apart while B's motion is within the gap") {
+    // Two 1 m boxes, 1 m apart along x; B's reach is its half diagonal, 0.71 m.
+    const Polygon box = makeBox({0.5f, 0.5f});
+    const Transform xfA = at({0.0f, 0.0f}), xfB = at({2.0f, 0.0f});
+    const ManifoldCache cache = rememberAny(box, xfA, box, xfB);
+    REQUIRE(cache.valid);
+    REQUIRE(cache.pointCount == 0);
+    CHECK(cache.apart == doctest::Approx(1.0f));
+    CHECK(cache.reach == doctest::Approx(std::sqrt(0.5f)));
+    Manifold m;
+    m.pointCount = 0;
+    // Half the gap closed: still apart, no collision needed.
+    CHECK(reuseManifold(cache, xfA, at({1.5f, 0.0f}), kMargin, kTolerance, m));
+    CHECK(m.pointCount == 0);
+    // Within the margin of touching: refused, whatever a full collision would say.
+    CHECK_FALSE(reuseManifold(cache, xfA, at({1.0f + kMargin, 0.0f}), kMargin, kTolerance, m));
+    // A turn in place moves B's corners by reach x chord: 0.71 x 2 sin(0.5) = 0.68 m, within
+    // the gap; a turn of 1.6 rad (chord 1.43, 1.01 m) is not.
+    CHECK(reuseManifold(cache, xfA, at({2.0f, 0.0f}, 1.0f), kMargin, kTolerance, m));
+    CHECK_FALSE(reuseManifold(cache, xfA, at({2.0f, 0.0f}, 1.6f), kMargin, kTolerance, m));
+    // A's own turn moves B in A's frame the same way.
+    CHECK_FALSE(
+        reuseManifold(cache, at({0.0f, 0.0f}, 1.6f), at({2.0f, 0.0f}), kMargin, kTolerance, m));
+}
+
+TEST_CASE("manifold cache: shapes said to be apart are never found touching by a full collision") {
+    // Random boxes and rounded polygons at random gaps, moved and turned at random: whenever the
+    // record says they are still apart, a full collision finds no point within the margin.
+    test::SplitMix64 rng(2611);
+    int apartRecords = 0, kept = 0, refused = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        const float radiusA = rng.uniform(0.0f, 1.0f) < 0.3f ? rng.uniform(0.0f, 0.3f) : 0.0f;
+        const float radiusB = rng.uniform(0.0f, 1.0f) < 0.3f ? rng.uniform(0.0f, 0.3f) : 0.0f;
+        Polygon a = makeBox({0.1f + rng.uniform(0.0f, 2.0f), 0.1f + rng.uniform(0.0f, 0.5f)});
+        Polygon b = makeBox({0.1f + rng.uniform(0.0f, 0.5f), 0.1f + rng.uniform(0.0f, 0.5f)},
+                            {rng.uniform(-0.3f, 0.3f), rng.uniform(-0.3f, 0.3f)});
+        a.radius = radiusA;
+        b.radius = radiusB;
+        const Transform xfA =
+            at({rng.uniform(-50.0f, 50.0f), rng.uniform(-50.0f, 50.0f)}, rng.uniform(-3.0f, 3.0f));
+        const Transform xfB = at(xfA.p + Vec2{rng.uniform(-4.0f, 4.0f), rng.uniform(-4.0f, 4.0f)},
+                                 rng.uniform(-3.0f, 3.0f));
+        const ManifoldCache cache = rememberAny(a, xfA, b, xfB);
+        if (!cache.valid || cache.pointCount != 0) continue;
+        ++apartRecords;
+        const float reachMove = rng.uniform(0.0f, 1.0f) * cache.apart;
+        const Transform movedA =
+            at(xfA.p + Vec2{rng.uniform(-0.1f, 0.1f), rng.uniform(-0.1f, 0.1f)} * reachMove,
+               std::atan2(xfA.q.s, xfA.q.c) + rng.uniform(-0.3f, 0.3f) * reachMove);
+        const Transform movedB =
+            at(xfB.p + Vec2{rng.uniform(-1.0f, 1.0f), rng.uniform(-1.0f, 1.0f)} * reachMove,
+               std::atan2(xfB.q.s, xfB.q.c) + rng.uniform(-1.0f, 1.0f) * reachMove);
+        Manifold m;
+        m.pointCount = 0;
+        if (!reuseManifold(cache, movedA, movedB, kMargin, kTolerance, m)) {
+            ++refused;
+            continue;
+        }
+        ++kept;
+        CHECK(m.pointCount == 0);
+        CHECK(collidePolygons(a, movedA, b, movedB, kMargin).pointCount == 0);
+    }
+    CHECK(apartRecords > 1000);
+    CHECK(kept > 300);
+    CHECK(refused > 300);
+}
