@@ -28,7 +28,7 @@ struct ContactStageScratch {
         std::size_t reused = 0;      ///< manifolds reused from their cache
     };
     /// What the gather that follows reads of a contact, so that it need not fetch the contact
-    /// (220 bytes) to learn whether it is solved.
+    /// (228 bytes) to learn whether it is solved.
     struct Head {
         std::uint32_t bodyA = 0, bodyB = 0;
         std::uint32_t solvable = 0; ///< live, touching and not a sensor

@@ -195,7 +195,7 @@ void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
 
 // The solver slots of a contact's bodies if it takes part in the solve (touching, not a sensor,
 // an awake body), else nothing (false). From the head the contact stage left (its 12 bytes, not
-// the contact's 220: the gather reads every contact's, and touches only the solved contacts).
+// the contact's 228: the gather reads every contact's, and touches only the solved contacts).
 [[nodiscard]] bool solvedSlots(const WorldState& state, const ContactStageScratch::Head& head,
                                std::uint32_t& slotA, std::uint32_t& slotB) {
     if (head.solvable == 0) return false;
