@@ -73,7 +73,9 @@ struct StepStats {
     /// collided in full (their shapes moved less than a tenth of linearSlop relative to each
     /// other).
     std::size_t reusedManifolds = 0;
-    std::size_t islands = 0; ///< awake islands solved
+    /// Awake islands solved; 0 when no body had rested for timeToSleep (no island could sleep,
+    /// so the islands were not looked for).
+    std::size_t islands = 0;
     /// Bodies whose state would have become non-finite this step and were restored (see step).
     std::size_t resetBodies = 0;
     BroadPhaseStats broadPhase{};

@@ -1,5 +1,6 @@
 // Stage 6: islands at rest fall asleep; the step's statistics.
 #include <algorithm>
+#include <atomic>
 
 #include "core/parallel_for.hpp"
 #include "island/sleep_islands.hpp"
@@ -23,8 +24,11 @@ void sleepAndFinish(WorldState& state, float dt) {
     // constraints below does not read two random body records per constraint.
     state.slotDynamic.resize(state.awakeBodies.size() + 1);
     state.slotDynamic[0] = 0;
+    const float timeToSleep = state.def.timeToSleep;
+    std::atomic<bool> anyRested{false}; // only ever set: the same for any schedule
     parallelFor(state.def, count, kBodiesPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    bool rested = false;
                     for (auto i = static_cast<std::uint32_t>(begin);
                          i < static_cast<std::uint32_t>(end); ++i) {
                         Body& body = state.bodies[state.awakeBodies[i]];
@@ -37,8 +41,16 @@ void sleepAndFinish(WorldState& state, float dt) {
                         else
                             body.sleepTime += dt;
                         scratch.sleepTimes[i] = body.sleepTime;
+                        rested = rested || !(body.sleepTime < timeToSleep);
                     }
+                    if (rested) anyRested.store(true, std::memory_order_relaxed);
                 });
+    // An island sleeps only when every body in it has rested long enough: with none rested, no
+    // island can, and the islands are not worth finding (a pile in motion, a tumbler, a smash).
+    if (!anyRested.load(std::memory_order_relaxed)) {
+        state.stats.islands = 0;
+        return;
+    }
     // One link per constraint, in constraint order; a constraint with a side that is not
     // dynamic links its awake body to itself, which joins nothing.
     const std::span<const ContactConstraint> constraints = state.activeConstraints;
@@ -62,7 +74,7 @@ void sleepAndFinish(WorldState& state, float dt) {
     }
     state.stats.islands = findSleepingIslands(
         state.def, std::span<const float>(scratch.sleepTimes.data(), scratch.sleepTimes.size()),
-        scratch.islandLinks, state.def.timeToSleep, scratch.islandParent, scratch.islandRestless,
+        scratch.islandLinks, timeToSleep, scratch.islandParent, scratch.islandRestless,
         scratch.islandSleeps);
     if (!state.def.enableSleep) return;
     state.wakeStack.clear();

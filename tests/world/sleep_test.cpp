@@ -82,3 +82,43 @@ TEST_CASE("touching contacts leave out sensors, awake and asleep") {
     CHECK(world.stats().awakeBodies == 0);
     CHECK(world.stats().touchingContacts == 2);
 }
+
+TEST_CASE("islands are looked for once a body has rested for timeToSleep, not before") {
+    // A box settles on the floor; a ball drifts through the air for ever (no gravity).
+    World world = makeWorldWithFloor(bruteForceDef());
+    const BodyId box = createBox(world, {0.0f, 0.5f}, {0.5f, 0.5f});
+    const BodyId ball = world.createBody({.type = BodyType::Dynamic,
+                                          .position = {10.0f, 5.0f},
+                                          .linearVelocity = {1.0f, 0.0f},
+                                          .gravityScale = 0.0f});
+    world.createCircle(ball, {}, Circle{{0.0f, 0.0f}, 0.25f});
+    int stepsBefore = 0, countedSteps = 0;
+    while (world.isAwake(box) && stepsBefore + countedSteps < 240) {
+        world.step(kDefaultTimeStep);
+        if (world.stats().islands == 0) {
+            ++stepsBefore;
+            CHECK(countedSteps == 0); // no count before the box has rested
+        } else {
+            ++countedSteps;
+            CHECK(world.stats().islands == 2); // the box's and the ball's
+        }
+    }
+    // The box rested for timeToSleep (0.5 s, 30 steps) and fell asleep at the step its island
+    // was first counted; the ball, never at rest, keeps moving.
+    CHECK_FALSE(world.isAwake(box));
+    CHECK(countedSteps == 1);
+    CHECK(stepsBefore >= 29);
+    CHECK(world.isAwake(ball));
+    stepFor(world, 1.0f);
+    CHECK(world.stats().islands == 0);
+    CHECK(world.stats().awakeBodies == 1);
+
+    // Sleep turned off: a rested body's island is still counted, and nothing sleeps.
+    WorldDef awake = bruteForceDef();
+    awake.enableSleep = false;
+    World always = makeWorldWithFloor(awake);
+    createBox(always, {0.0f, 0.5f}, {0.5f, 0.5f});
+    stepFor(always, 1.0f);
+    CHECK(always.stats().islands == 1);
+    CHECK(always.stats().awakeBodies == 1);
+}
