@@ -169,9 +169,9 @@ Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
     const FaceSeparation faceB =
         boxes ? maxSeparationOfParallelograms(localB, a) : maxSeparation(localB, a);
     const float radius = a.radius + b.radius;
-    const float separation = std::max(faceA.separation, faceB.separation) - radius;
-    if (separation > speculativeDistance) {
-        if (apart != nullptr) *apart = separation;
+    const float farthest = std::max(faceA.separation, faceB.separation);
+    if (farthest > speculativeDistance + radius) {
+        if (apart != nullptr) *apart = farthest - radius;
         return {};
     }
     const bool flip = faceB.separation > faceA.separation + kReferenceFaceTolerance;
@@ -205,7 +205,8 @@ Manifold collideOnReferenceFace(const Polygon& a, int edge, const Transform& xfA
 }
 
 Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circle& b,
-                              const Transform& xfB, float speculativeDistance) noexcept {
+                              const Transform& xfB, float speculativeDistance,
+                              float* apart) noexcept {
     const Vec2 c = invTransformPoint(xfA, transformPoint(xfB, b.center));
     const float radius = a.radius + b.radius;
     FaceSeparation face{-INFINITY, 0};
@@ -216,6 +217,7 @@ Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circ
         }
     }
     if (face.separation > speculativeDistance + radius) {
+        if (apart != nullptr) *apart = face.separation - radius;
         return {};
     }
     Vec2 normal = a.normals[face.edge];
@@ -255,8 +257,9 @@ Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circ
 }
 
 Manifold collideCirclePolygon(const Circle& a, const Transform& xfA, const Polygon& b,
-                              const Transform& xfB, float speculativeDistance) noexcept {
-    Manifold m = collidePolygonCircle(b, xfB, a, xfA, speculativeDistance);
+                              const Transform& xfB, float speculativeDistance,
+                              float* apart) noexcept {
+    Manifold m = collidePolygonCircle(b, xfB, a, xfA, speculativeDistance, apart);
     m.normal = -m.normal;
     return m;
 }

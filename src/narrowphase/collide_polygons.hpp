@@ -26,11 +26,12 @@ namespace rigid2d::detail {
                                               const Polygon& b, const Transform& xfB,
                                               float speculativeDistance) noexcept;
 
+/// A polygon and a circle; `*apart` as for collidePolygons.
 [[nodiscard]] Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circle& b,
-                                            const Transform& xfB,
-                                            float speculativeDistance) noexcept;
+                                            const Transform& xfB, float speculativeDistance,
+                                            float* apart = nullptr) noexcept;
 [[nodiscard]] Manifold collideCirclePolygon(const Circle& a, const Transform& xfA, const Polygon& b,
-                                            const Transform& xfB,
-                                            float speculativeDistance) noexcept;
+                                            const Transform& xfB, float speculativeDistance,
+                                            float* apart = nullptr) noexcept;
 
 } // namespace rigid2d::detail

@@ -69,7 +69,10 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     // not copies of them: the most common pair of a scene of turning boxes.
     const bool twoPolygons = collidesAsPolygon(shapeA.type) && collidesAsPolygon(shapeB.type) &&
                              !(hasNoArea(shapeA.type) && hasNoArea(shapeB.type));
-    // Two polygons found apart by an axis: how far (the cache keeps it).
+    // A circle and such a polygon: the circle's routine, called straight (as the table would).
+    const bool circleA = shapeA.type == ShapeType::Circle && collidesAsPolygon(shapeB.type);
+    const bool circleB = shapeB.type == ShapeType::Circle && collidesAsPolygon(shapeA.type);
+    // Shapes found apart by an axis: how far (the cache keeps it).
     float apart = 0.0f;
     const auto collideAt = [&](float speculative) {
         if (!polygonal)
@@ -77,6 +80,14 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
         if (twoPolygons)
             return collidePolygons(shapeA.polygon, transformOf(shapeA, bodyA), shapeB.polygon,
                                    transformOf(shapeB, bodyB), speculative, &apart);
+        if (circleA)
+            return collideCirclePolygon(Circle{shapeA.center, shapeA.radius},
+                                        transformOf(shapeA, bodyA), shapeB.polygon,
+                                        transformOf(shapeB, bodyB), speculative, &apart);
+        if (circleB)
+            return collidePolygonCircle(shapeA.polygon, transformOf(shapeA, bodyA),
+                                        Circle{shapeB.center, shapeB.radius},
+                                        transformOf(shapeB, bodyB), speculative, &apart);
         return collideShapes(geometryOf(shapeA), transformOf(shapeA, bodyA), geometryOf(shapeB),
                              transformOf(shapeB, bodyB), speculative);
     };
@@ -111,7 +122,11 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
         const float wider = polygonal ? cacheMargin(margin, tolerance) : margin;
         Manifold fresh = collideAt(wider);
         if (polygonal) {
-            contact.cache = apart > wider ? rememberApart(a, b, apart, reachOf(shapeB.polygon))
+            const auto reachOfB = [&] {
+                return shapeB.type == ShapeType::Circle ? lengthOf(shapeB.center) + shapeB.radius
+                                                        : reachOf(shapeB.polygon);
+            };
+            contact.cache = apart > wider ? rememberApart(a, b, apart, reachOfB())
                                           : rememberManifold(fresh, a, b, wider);
             dropBeyond(fresh, margin);
         }

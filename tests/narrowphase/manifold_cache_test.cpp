@@ -253,3 +253,49 @@ TEST_CASE("manifold cache: shapes said to be apart are never found touching by a
     CHECK(kept > 300);
     CHECK(refused > 300);
 }
+
+TEST_CASE("manifold cache: a circle and a polygon said to be apart are never found touching") {
+    // As above with a circle on either side; B's reach is then its centre's offset plus radius.
+    test::SplitMix64 rng(2711);
+    const float wider = cacheMargin(kMargin, kTolerance);
+    int kept = 0, refused = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        Polygon polygon = makeBox({0.1f + rng.uniform(0.0f, 2.0f), 0.1f + rng.uniform(0.0f, 0.5f)});
+        polygon.radius = rng.uniform(0.0f, 1.0f) < 0.3f ? rng.uniform(0.0f, 0.3f) : 0.0f;
+        const Circle circle{{rng.uniform(-0.3f, 0.3f), rng.uniform(-0.3f, 0.3f)},
+                            0.05f + rng.uniform(0.0f, 0.5f)};
+        const bool circleIsA = trial % 2 == 0;
+        const Transform xfA =
+            at({rng.uniform(-50.0f, 50.0f), rng.uniform(-50.0f, 50.0f)}, rng.uniform(-3.0f, 3.0f));
+        const Transform xfB = at(xfA.p + Vec2{rng.uniform(-4.0f, 4.0f), rng.uniform(-4.0f, 4.0f)},
+                                 rng.uniform(-3.0f, 3.0f));
+        const auto collide = [&](const Transform& a, const Transform& b, float margin,
+                                 float* apart) {
+            return circleIsA ? collideCirclePolygon(circle, a, polygon, b, margin, apart)
+                             : collidePolygonCircle(polygon, a, circle, b, margin, apart);
+        };
+        float apart = 0.0f;
+        if (collide(xfA, xfB, wider, &apart).pointCount != 0 || !(apart > wider)) continue;
+        const float reach = circleIsA
+                                ? reachOf(polygon)
+                                : std::hypot(circle.center.x, circle.center.y) + circle.radius;
+        const ManifoldCache cache = rememberApart(xfA, xfB, apart, reach);
+        const float move = rng.uniform(0.0f, 1.0f) * apart;
+        const Transform movedA =
+            at(xfA.p + Vec2{rng.uniform(-0.1f, 0.1f), rng.uniform(-0.1f, 0.1f)} * move,
+               std::atan2(xfA.q.s, xfA.q.c) + rng.uniform(-0.3f, 0.3f) * move);
+        const Transform movedB =
+            at(xfB.p + Vec2{rng.uniform(-1.0f, 1.0f), rng.uniform(-1.0f, 1.0f)} * move,
+               std::atan2(xfB.q.s, xfB.q.c) + rng.uniform(-1.0f, 1.0f) * move);
+        Manifold m;
+        m.pointCount = 0;
+        if (!reuseManifold(cache, movedA, movedB, kMargin, kTolerance, m)) {
+            ++refused;
+            continue;
+        }
+        ++kept;
+        CHECK(collide(movedA, movedB, kMargin, nullptr).pointCount == 0);
+    }
+    CHECK(kept > 300);
+    CHECK(refused > 300);
+}
