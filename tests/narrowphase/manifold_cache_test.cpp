@@ -185,6 +185,37 @@ ManifoldCache rememberAny(const Polygon& a, const Transform& xfA, const Polygon&
                          : rememberManifold(full, xfA, xfB, wider);
 }
 
+struct Placements {
+    Transform a, b;
+};
+
+// A anywhere within 50 m of the origin, B within 4 m of A, both turned at random.
+Placements randomPlacements(test::SplitMix64& rng) {
+    const Transform a =
+        at({rng.uniform(-50.0f, 50.0f), rng.uniform(-50.0f, 50.0f)}, rng.uniform(-3.0f, 3.0f));
+    return {a, at(a.p + Vec2{rng.uniform(-4.0f, 4.0f), rng.uniform(-4.0f, 4.0f)},
+                  rng.uniform(-3.0f, 3.0f))};
+}
+
+// Both moved and turned at random: B by up to `scale` (m and rad), A by less.
+Placements movedAtRandom(test::SplitMix64& rng, const Placements& from, float scale) {
+    const auto move = [&](const Transform& xf, float shift, float turn) {
+        return at(xf.p + Vec2{rng.uniform(-shift, shift), rng.uniform(-shift, shift)} * scale,
+                  std::atan2(xf.q.s, xf.q.c) + rng.uniform(-turn, turn) * scale);
+    };
+    const Transform a = move(from.a, 0.1f, 0.3f);
+    return {a, move(from.b, 1.0f, 1.0f)};
+}
+
+// Whether a record of shapes found apart still says so at `to` (an empty manifold then).
+bool stillApart(const ManifoldCache& cache, const Placements& to) {
+    Manifold m;
+    m.pointCount = 0;
+    if (!reuseManifold(cache, to.a, to.b, kMargin, kTolerance, m)) return false;
+    CHECK(m.pointCount == 0);
+    return true;
+}
+
 } // namespace
 
 TEST_CASE("manifold cache: shapes found apart stay apart while B's motion is within the gap") {
@@ -225,29 +256,17 @@ TEST_CASE("manifold cache: shapes said to be apart are never found touching by a
                             {rng.uniform(-0.3f, 0.3f), rng.uniform(-0.3f, 0.3f)});
         a.radius = radiusA;
         b.radius = radiusB;
-        const Transform xfA =
-            at({rng.uniform(-50.0f, 50.0f), rng.uniform(-50.0f, 50.0f)}, rng.uniform(-3.0f, 3.0f));
-        const Transform xfB = at(xfA.p + Vec2{rng.uniform(-4.0f, 4.0f), rng.uniform(-4.0f, 4.0f)},
-                                 rng.uniform(-3.0f, 3.0f));
-        const ManifoldCache cache = rememberAny(a, xfA, b, xfB);
+        const Placements from = randomPlacements(rng);
+        const ManifoldCache cache = rememberAny(a, from.a, b, from.b);
         if (!cache.valid || cache.pointCount != 0) continue;
         ++apartRecords;
-        const float reachMove = rng.uniform(0.0f, 1.0f) * cache.apart;
-        const Transform movedA =
-            at(xfA.p + Vec2{rng.uniform(-0.1f, 0.1f), rng.uniform(-0.1f, 0.1f)} * reachMove,
-               std::atan2(xfA.q.s, xfA.q.c) + rng.uniform(-0.3f, 0.3f) * reachMove);
-        const Transform movedB =
-            at(xfB.p + Vec2{rng.uniform(-1.0f, 1.0f), rng.uniform(-1.0f, 1.0f)} * reachMove,
-               std::atan2(xfB.q.s, xfB.q.c) + rng.uniform(-1.0f, 1.0f) * reachMove);
-        Manifold m;
-        m.pointCount = 0;
-        if (!reuseManifold(cache, movedA, movedB, kMargin, kTolerance, m)) {
+        const Placements to = movedAtRandom(rng, from, rng.uniform(0.0f, 1.0f) * cache.apart);
+        if (!stillApart(cache, to)) {
             ++refused;
             continue;
         }
         ++kept;
-        CHECK(m.pointCount == 0);
-        CHECK(collidePolygons(a, movedA, b, movedB, kMargin).pointCount == 0);
+        CHECK(collidePolygons(a, to.a, b, to.b, kMargin).pointCount == 0);
     }
     CHECK(apartRecords > 1000);
     CHECK(kept > 300);
@@ -265,36 +284,24 @@ TEST_CASE("manifold cache: a circle and a polygon said to be apart are never fou
         const Circle circle{{rng.uniform(-0.3f, 0.3f), rng.uniform(-0.3f, 0.3f)},
                             0.05f + rng.uniform(0.0f, 0.5f)};
         const bool circleIsA = trial % 2 == 0;
-        const Transform xfA =
-            at({rng.uniform(-50.0f, 50.0f), rng.uniform(-50.0f, 50.0f)}, rng.uniform(-3.0f, 3.0f));
-        const Transform xfB = at(xfA.p + Vec2{rng.uniform(-4.0f, 4.0f), rng.uniform(-4.0f, 4.0f)},
-                                 rng.uniform(-3.0f, 3.0f));
-        const auto collide = [&](const Transform& a, const Transform& b, float margin,
-                                 float* apart) {
-            return circleIsA ? collideCirclePolygon(circle, a, polygon, b, margin, apart)
-                             : collidePolygonCircle(polygon, a, circle, b, margin, apart);
+        const Placements from = randomPlacements(rng);
+        const auto collide = [&](const Placements& p, float margin, float* apart) {
+            return circleIsA ? collideCirclePolygon(circle, p.a, polygon, p.b, margin, apart)
+                             : collidePolygonCircle(polygon, p.a, circle, p.b, margin, apart);
         };
         float apart = 0.0f;
-        if (collide(xfA, xfB, wider, &apart).pointCount != 0 || !(apart > wider)) continue;
+        if (collide(from, wider, &apart).pointCount != 0 || !(apart > wider)) continue;
         const float reach = circleIsA
                                 ? reachOf(polygon)
                                 : std::hypot(circle.center.x, circle.center.y) + circle.radius;
-        const ManifoldCache cache = rememberApart(xfA, xfB, apart, reach);
-        const float move = rng.uniform(0.0f, 1.0f) * apart;
-        const Transform movedA =
-            at(xfA.p + Vec2{rng.uniform(-0.1f, 0.1f), rng.uniform(-0.1f, 0.1f)} * move,
-               std::atan2(xfA.q.s, xfA.q.c) + rng.uniform(-0.3f, 0.3f) * move);
-        const Transform movedB =
-            at(xfB.p + Vec2{rng.uniform(-1.0f, 1.0f), rng.uniform(-1.0f, 1.0f)} * move,
-               std::atan2(xfB.q.s, xfB.q.c) + rng.uniform(-1.0f, 1.0f) * move);
-        Manifold m;
-        m.pointCount = 0;
-        if (!reuseManifold(cache, movedA, movedB, kMargin, kTolerance, m)) {
+        const ManifoldCache cache = rememberApart(from.a, from.b, apart, reach);
+        const Placements to = movedAtRandom(rng, from, rng.uniform(0.0f, 1.0f) * apart);
+        if (!stillApart(cache, to)) {
             ++refused;
             continue;
         }
         ++kept;
-        CHECK(collide(movedA, movedB, kMargin, nullptr).pointCount == 0);
+        CHECK(collide(to, kMargin, nullptr).pointCount == 0);
     }
     CHECK(kept > 300);
     CHECK(refused > 300);
