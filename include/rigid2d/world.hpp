@@ -70,8 +70,8 @@ struct StepStats {
     std::size_t contacts = 0;         ///< persistent contacts (fat AABBs overlap)
     std::size_t touchingContacts = 0; ///< solid (not sensor) contacts with a manifold point
     /// Contacts of turning shapes whose manifold was carried over from an earlier step instead of
-    /// collided in full (their shapes moved less than a tenth of linearSlop relative to each
-    /// other).
+    /// collided in full: their shapes moved less than a tenth of linearSlop relative to each
+    /// other, or were found apart earlier and have not moved enough since to touch.
     std::size_t reusedManifolds = 0;
     /// Awake islands solved; 0 when no body had rested for timeToSleep (no island could sleep,
     /// so the islands were not looked for).
