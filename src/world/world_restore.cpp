@@ -208,8 +208,8 @@ bool manifoldFits(const detail::Contact& contact) {
     if (cache.pointCount == 0) {
         // Shapes found apart: their gap and B's reach are each within a shape's size or two; any
         // finite translation is safe (stillApart compares it per axis first).
-        return std::isfinite(cache.translation.x) && std::isfinite(cache.translation.y) &&
-               cache.apart > 0.0f && cache.apart <= 4.0f * kMaxShapeSize && cache.reach >= 0.0f &&
+        return isFinite(cache.translation) && cache.apart > 0.0f &&
+               cache.apart <= 4.0f * kMaxShapeSize && cache.reach >= 0.0f &&
                cache.reach <= 4.0f * kMaxShapeSize;
     }
     if (!isUnit(cache.normal.x, cache.normal.y)) return false;
