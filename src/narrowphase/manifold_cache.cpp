@@ -68,6 +68,10 @@ float reachOf(const Polygon& polygon) noexcept {
     return std::sqrt(farthest) + polygon.radius;
 }
 
+float reachOf(const Circle& circle) noexcept {
+    return std::sqrt(dot(circle.center, circle.center)) + circle.radius;
+}
+
 namespace {
 
 // Whether shapes a cache found apart are still more than `margin` apart: B's outline has moved

@@ -58,6 +58,8 @@ inline constexpr float kCacheSlack = 4.0f;
 
 /// How far a polygon's outline (rounding included) reaches from its frame's origin, m.
 [[nodiscard]] float reachOf(const Polygon& polygon) noexcept;
+/// How far a circle reaches from its frame's origin, m.
+[[nodiscard]] float reachOf(const Circle& circle) noexcept;
 
 /// Moves `manifold` (the contact's current one) to the cached points carried to `a` and `b`,
 /// points beyond `margin` dropped, impulses kept by feature id; false (and `manifold` untouched)

@@ -123,8 +123,9 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
         Manifold fresh = collideAt(wider);
         if (polygonal) {
             const auto reachOfB = [&] {
-                return shapeB.type == ShapeType::Circle ? lengthOf(shapeB.center) + shapeB.radius
-                                                        : reachOf(shapeB.polygon);
+                return shapeB.type == ShapeType::Circle
+                           ? reachOf(Circle{shapeB.center, shapeB.radius})
+                           : reachOf(shapeB.polygon);
             };
             contact.cache = apart > wider ? rememberApart(a, b, apart, reachOfB())
                                           : rememberManifold(fresh, a, b, wider);

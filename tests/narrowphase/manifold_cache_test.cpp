@@ -291,9 +291,7 @@ TEST_CASE("manifold cache: a circle and a polygon said to be apart are never fou
         };
         float apart = 0.0f;
         if (collide(from, wider, &apart).pointCount != 0 || !(apart > wider)) continue;
-        const float reach = circleIsA
-                                ? reachOf(polygon)
-                                : std::hypot(circle.center.x, circle.center.y) + circle.radius;
+        const float reach = circleIsA ? reachOf(polygon) : reachOf(circle);
         const ManifoldCache cache = rememberApart(from.a, from.b, apart, reach);
         const Placements to = movedAtRandom(rng, from, rng.uniform(0.0f, 1.0f) * apart);
         if (!stillApart(cache, to)) {
