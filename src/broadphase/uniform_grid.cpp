@@ -1,14 +1,9 @@
 #include "broadphase/uniform_grid.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 #include <cstring>
-#include <limits>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
+#include "broadphase/cells/cell_sweep.hpp"
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
@@ -21,8 +16,7 @@ namespace {
 // every pair (clustered scenes).
 constexpr std::uint32_t kSweepThreshold = 16;
 
-// Room for every pair a cell of `entries` can hold. The scalar path writes each tested pair one
-// slot past those kept so far, so a run of cells needs one slot more.
+// Room for every pair a cell of `entries` can hold.
 std::size_t pairRoom(std::uint32_t entries) noexcept {
     return std::size_t{entries} * (entries - 1) / 2;
 }
@@ -86,83 +80,43 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, PairCursor& at) const {
     }
     at.order = order;
     if (n < 2) return 0;
-    // The pair is this cell's when the intersection's lower-left corner is in it: unless both
-    // boxes start in an earlier column, or both in an earlier row (exactly the filing's cells,
-    // no float recomputation).
+    // An overlapping pair is this cell's when the intersection's lower-left corner is in it:
+    // unless both boxes start in an earlier column, or both in an earlier row (exactly the
+    // filing's cells, no float recomputation).
     if (n > kSweepThreshold) {
-        // Crowded: sort by lower x (with the flags alongside) and sweep.
-        std::vector<SweepEntry>& sweep = *at.sweep;
-        sweep.clear();
-        for (std::uint32_t i = 0; i < n; ++i) sweep.push_back({e[i], flags[i]});
-        std::sort(sweep.begin(), sweep.end(), [](const SweepEntry& a, const SweepEntry& b) {
+        // Crowded: sorted by lower x (with the flags alongside), then swept.
+        SweepScratch& sweep = *at.sweep;
+        std::vector<SweepEntry>& sorted = sweep.entries;
+        sorted.clear();
+        for (std::uint32_t i = 0; i < n; ++i) sorted.push_back({e[i], flags[i]});
+        std::sort(sorted.begin(), sorted.end(), [](const SweepEntry& a, const SweepEntry& b) {
             return a.entry.box.lower.x < b.entry.box.lower.x;
         });
-        const SweepEntry* se = sweep.data();
-        std::size_t tests = 0;
-        for (std::uint32_t i = 0; i + 1 < n; ++i) {
-            const AABB& p = se[i].entry.box;
-            for (std::uint32_t j = i + 1; j < n && se[j].entry.box.lower.x <= p.upper.x; ++j) {
-                const AABB& q = se[j].entry.box;
-                ++tests;
-                if (q.lower.y <= p.upper.y && p.lower.y <= q.upper.y &&
-                    (se[i].flags & se[j].flags) == 0)
-                    *write++ = orderedPair(se[i].entry.id, se[j].entry.id);
-            }
+        CellColumns& columns = sweep.columns;
+        columns.reset(n);
+        for (std::uint32_t k = 0; k < n; ++k) {
+            const AABB& box = sorted[k].entry.box;
+            columns.lowX[k] = box.lower.x;
+            columns.lowY[k] = box.lower.y;
+            columns.highX[k] = box.upper.x;
+            columns.highY[k] = box.upper.y;
         }
+        const SweepEntry* se = sorted.data();
+        const std::size_t tests =
+            forEachOverlapSorted(columns.view(), n, [&](std::size_t i, std::size_t j) {
+                if ((se[i].flags & se[j].flags) == 0)
+                    *write++ = orderedPair(se[i].entry.id, se[j].entry.id);
+            });
         at.pairs = write;
         return tests;
     }
-#if defined(__SSE2__)
-    // Few entries: the cell transposed into padded columns, then each entry against the later
-    // ones four at a time (one compare per interval bound); the rare hits are then checked for
-    // ownership one by one. Padding lanes have an empty interval and never overlap.
-    alignas(16) float lowX[kSweepThreshold + 4];
-    alignas(16) float lowY[kSweepThreshold + 4];
-    alignas(16) float highX[kSweepThreshold + 4];
-    alignas(16) float highY[kSweepThreshold + 4];
-    for (std::uint32_t k = 0; k < n; ++k) {
-        lowX[k] = e[k].box.lower.x;
-        lowY[k] = e[k].box.lower.y;
-        highX[k] = e[k].box.upper.x;
-        highY[k] = e[k].box.upper.y;
-    }
-    for (std::uint32_t k = n; k < n + 4; ++k) {
-        lowX[k] = lowY[k] = std::numeric_limits<float>::infinity();
-        highX[k] = highY[k] = -std::numeric_limits<float>::infinity();
-    }
-    for (std::uint32_t i = 0; i + 1 < n; ++i) {
-        const __m128 pLowX = _mm_set1_ps(lowX[i]);
-        const __m128 pLowY = _mm_set1_ps(lowY[i]);
-        const __m128 pHighX = _mm_set1_ps(highX[i]);
-        const __m128 pHighY = _mm_set1_ps(highY[i]);
-        for (std::uint32_t j = i + 1; j < n; j += 4) {
-            const __m128 x = _mm_and_ps(_mm_cmple_ps(pLowX, _mm_loadu_ps(highX + j)),
-                                        _mm_cmple_ps(_mm_loadu_ps(lowX + j), pHighX));
-            const __m128 y = _mm_and_ps(_mm_cmple_ps(pLowY, _mm_loadu_ps(highY + j)),
-                                        _mm_cmple_ps(_mm_loadu_ps(lowY + j), pHighY));
-            auto hits = static_cast<unsigned>(_mm_movemask_ps(_mm_and_ps(x, y)));
-            while (hits != 0) {
-                const std::uint32_t q = j + static_cast<std::uint32_t>(std::countr_zero(hits));
-                hits &= hits - 1;
-                if ((flags[i] & flags[q]) == 0) *write++ = orderedPair(e[i].id, e[q].id);
-            }
-        }
-    }
-#else
-    // Few entries: every pair, branch-free (whether a pair overlaps is a coin toss that the
-    // branch predictor loses): each is written and kept by advancing the end.
-    for (std::uint32_t i = 0; i + 1 < n; ++i) {
-        const CellEntry& p = e[i];
-        for (std::uint32_t j = i + 1; j < n; ++j) {
-            const CellEntry& q = e[j];
-            const bool keep = (p.box.lower.x <= q.box.upper.x) & (q.box.lower.x <= p.box.upper.x) &
-                              (p.box.lower.y <= q.box.upper.y) & (q.box.lower.y <= p.box.upper.y) &
-                              ((flags[i] & flags[j]) == 0);
-            *write = orderedPair(p.id, q.id);
-            write += keep ? 1 : 0;
-        }
-    }
-#endif
+    // Few entries: every pair, the cell's columns on the stack.
+    float lowX[kSweepThreshold + kColumnPadding], lowY[kSweepThreshold + kColumnPadding];
+    float highX[kSweepThreshold + kColumnPadding], highY[kSweepThreshold + kColumnPadding];
+    fillColumns(e, n, lowX, lowY, highX, highY);
+    forEachOverlap({lowX, lowY, highX, highY}, n, [&](std::size_t i, std::size_t j) {
+        if ((flags[i] & flags[j]) == 0) *write++ = orderedPair(e[i].id, e[j].id);
+    });
     at.pairs = write;
     return std::size_t{n} * (n - 1) / 2;
 }

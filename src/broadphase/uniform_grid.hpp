@@ -43,6 +43,7 @@
 #include "broadphase/cells/cell_pairs.hpp"
 #include "broadphase/cells/cell_ray.hpp"
 #include "broadphase/cells/cell_size_tracker.hpp"
+#include "broadphase/cells/cell_sweep.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
@@ -109,12 +110,17 @@ private:
         CellEntry entry;
         std::uint8_t flags;
     };
+    /// A crowded cell's scratch: its entries sorted by lower x, then their boxes as columns.
+    struct SweepScratch {
+        std::vector<SweepEntry> entries;
+        CellColumns columns;
+    };
     /// Where the pair search of a run of cells writes: its pairs, the next filing order's ids
     /// (the cells' primary entries), and its scratch for crowded cells.
     struct PairCursor {
         ProxyPair* pairs;
         std::uint32_t* order;
-        std::vector<SweepEntry>* sweep;
+        SweepScratch* sweep;
     };
     /// Writes the pairs of the entries of cell `cell` (owned by it) and its primary ids at `at`,
     /// advancing it. Returns the box tests done.
@@ -195,14 +201,14 @@ private:
     static constexpr std::uint8_t kLaterColumn = 1;
     static constexpr std::uint8_t kLaterRow = 2;
     std::vector<std::uint8_t> m_flags;
-    std::vector<SweepEntry> m_sweep; ///< findPairs scratch for crowded cells
+    SweepScratch m_sweep; ///< findPairs scratch for crowded cells
     /// findPairs scratch when in pieces: a run of cells, where it writes, how far it got.
     struct CellRun {
         std::size_t firstCell = 0, lastCell = 0;
         std::size_t pairsAt = 0, orderAt = 0;
         PairCursor end{};
         std::size_t tests = 0;
-        std::vector<SweepEntry> sweep;
+        SweepScratch sweep;
     };
     std::vector<CellRun> m_runs;
     struct Visit {
