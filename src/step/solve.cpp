@@ -25,7 +25,11 @@ namespace {
 // The joints with an awake body, in slot order, with their frames at the start of the step. A
 // body that is not awake sits in the static slot: it holds its end of the joint where it is.
 void gatherJoints(WorldState& state) {
-    state.jointConstraints.clear();
+    // Every field is written below (no value-initialisation first: for a 144-byte record that
+    // compiled to `rep stos`, a tenth of the gather of v3_joint_grid's 19,794 joints).
+    std::vector<JointConstraint>& constraints = state.jointConstraints;
+    if (constraints.size() < state.joints.size()) constraints.resize(state.joints.size());
+    std::size_t used = 0;
     for (std::uint32_t j = 0; j < state.joints.size(); ++j) {
         const Joint& joint = state.joints[j];
         if (!joint.live) continue;
@@ -34,25 +38,24 @@ void gatherJoints(WorldState& state) {
         const std::uint32_t slotB = state.bodySlots[indexB];
         if (slotA == 0 && slotB == 0) continue;
         const Body& b = state.bodies[indexB];
-        JointConstraint& c = state.jointConstraints.emplace_back();
+        JointConstraint& c = constraints[used++];
         c.joint = j;
         c.type = joint.type;
         c.bodyA = slotA;
         c.bodyB = slotB;
-        if (slotB != 0) {
-            c.mB = b.invMass;
-            c.iB = b.invInertia;
-        }
+        c.mB = slotB != 0 ? b.invMass : 0.0f;
+        c.iB = slotB != 0 ? b.invInertia : 0.0f;
         c.frameB = rotate(b.rot, joint.localAnchorB - b.localCenter);
         if (indexA == kNullIndex) { // mouse joint: A is the target, fixed in the world
+            c.mA = c.iA = 0.0f;
+            c.frameA = {};
             c.deltaCenter = b.center - joint.target;
             c.deltaAngle = b.angle;
+            c.axis = {};
         } else {
             const Body& a = state.bodies[indexA];
-            if (slotA != 0) {
-                c.mA = a.invMass;
-                c.iA = a.invInertia;
-            }
+            c.mA = slotA != 0 ? a.invMass : 0.0f;
+            c.iA = slotA != 0 ? a.invInertia : 0.0f;
             c.frameA = rotate(a.rot, joint.localAnchorA - a.localCenter);
             c.deltaCenter = b.center - a.center;
             c.deltaAngle = b.angle - a.angle - joint.referenceAngle;
@@ -60,7 +63,12 @@ void gatherJoints(WorldState& state) {
         }
         c.params = &joint.params;
         c.impulses = joint.impulses;
+        // Set by prepareJoint, as far as the joint's kind needs them.
+        c.axialMass = 0.0f;
+        c.spring = {};
+        c.angularSpring = {};
     }
+    constraints.resize(used);
 }
 
 // Impulses back into the joints (the next step's warm start) and the reactions of this step.
