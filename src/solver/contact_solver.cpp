@@ -486,8 +486,12 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     for (std::size_t i = 0; i < bodies.size(); ++i)
         scratch.movable[i] = i != 0 && (motions[i].invMass > 0.0f || motions[i].invInertia > 0.0f);
     colourConstraints(summary.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
-    // Each constraint is prepared as it is packed, in the first stages.
-    markJointedBodies(joints, bodies.size(), scratch.jointed);
+    // Each constraint is prepared as it is packed, in the first stages. Only the mass ratio limit
+    // reads which bodies are jointed: without contacts or the limit, no pass over the joints.
+    if (!constraints.empty() && settings.maxMassRatio > 0.0f)
+        markJointedBodies(joints, bodies.size(), scratch.jointed);
+    else
+        scratch.jointed.clear();
     const PrepareContext context{bodies,         motions, s.contact, s.stiff, settings.maxMassRatio,
                                  scratch.jointed};
     colourJoints(joints, scratch);
