@@ -74,6 +74,13 @@ public:
     /// then sit in one or two cells, and the extra pairs a larger cell holds are tested
     /// branch-free, which costs less than filing more entries.
     static constexpr float kAutoCellFactor = 8.0f;
+    /// A dense pile fills such cells with many entries each, which are sorted and swept
+    /// (v3_joint_grid's equal circles: sixteen and more). When a filing averages more than
+    /// kDenseEntries entries per occupied cell, the edge becomes kDenseCellFactor median half
+    /// extents, until a filing averages fewer than kSparseEntries.
+    static constexpr float kDenseCellFactor = 4.0f;
+    static constexpr std::size_t kDenseEntries = 12;
+    static constexpr std::size_t kSparseEntries = 2;
     /// The size histogram is refilled at every this many filings (or when the proxy count has
     /// changed by more than an eighth since): sizes drift slowly, and filling it cost about a
     /// seventh of a filing.
@@ -175,7 +182,9 @@ private:
     AABB m_bounds;
     std::size_t m_maxCells;
     bool m_fixedCellSize;
-    float m_sizeReference = 0.0f; ///< median half extent the automatic cell size came from
+    float m_sizeReference = 0.0f;         ///< median half extent the automatic cell size came from
+    float m_cellFactor = kAutoCellFactor; ///< kAutoCellFactor or kDenseCellFactor
+    bool m_refactor = false; ///< m_cellFactor changed: the next filing lays the cells out anew
 
     CellSizeTracker m_sizes;          ///< the boxes of the last sampled filing (move stays a store)
     std::uint32_t m_filings = 0;      ///< filings since the last size sample

@@ -258,13 +258,27 @@ void UniformGrid::file() {
     const bool drifted = sampleSizes && m_sizes.drifted(m_sizeReference);
     if (drifted) m_sizeReference = m_sizes.medianHalfExtent();
     const bool grew = growToOutliers();
-    if (drifted || grew) {
-        configure(drifted ? autoCellSize(m_sizeReference, kAutoCellFactor) : m_mapping.size());
+    if (drifted || grew || m_refactor) {
+        configure(drifted || m_refactor ? autoCellSize(m_sizeReference, m_cellFactor)
+                                        : m_mapping.size());
         touched = countCells(false);
     }
+    m_refactor = false;
     assignOffsets(touched);
     std::size_t total = 0;
     for (std::uint32_t c : m_occupied) total += m_count[c];
+    // A dense pile crowds the cells the sizes alone choose: the next filing refines them, or
+    // coarsens them again once the pile has spread out (the wide band between the two keeps a
+    // world from switching back and forth).
+    if (!m_fixedCellSize) {
+        const std::size_t occupied = m_occupied.size();
+        const float factor =
+            m_cellFactor == kAutoCellFactor
+                ? (total > kDenseEntries * occupied ? kDenseCellFactor : kAutoCellFactor)
+                : (total < kSparseEntries * occupied ? kAutoCellFactor : kDenseCellFactor);
+        m_refactor = factor != m_cellFactor;
+        m_cellFactor = factor;
+    }
 
     // Pass 2, scatter, in the same order, with m_begin as the cursors (restored below). Each
     // entry is flagged with where its cell lies in its proxy's range: kLaterColumn, kLaterRow.

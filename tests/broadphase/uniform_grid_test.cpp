@@ -2,7 +2,8 @@
 // findPairs needed) and answers from the current boxes; a crowd that moves from one end of the
 // bounds to the other leaves no stale cells behind; queries interleaved with inserts, moves and
 // removals (ids reused, boxes leaving the bounds) agree with brute_force; const queries from
-// two threads after a change agree.
+// two threads after a change agree; a dense pile refines the automatic cells and a spread-out
+// world coarsens them again.
 #include <cfloat>
 #include <doctest/doctest.h>
 
@@ -235,4 +236,39 @@ TEST_CASE("grid: bounds as wide as a float with one cell allowed lay out without
     CHECK(pairs[0].a == a);
     CHECK(grid->stats().cells >= 1);
     grid->validate();
+}
+
+TEST_CASE("grid: a dense pile refines the automatic cells, a spread-out world coarsens them") {
+    // 900 equal boxes of half extent 0.5: packed 0.25 apart they crowd the cells of four median
+    // extents; 10 apart they leave them nearly empty. Either way the pairs are brute_force's.
+    BroadPhaseConfig config;
+    config.worldBounds = {{-100.0f, -100.0f}, {400.0f, 400.0f}};
+    std::unique_ptr<BroadPhase> grid = makeBroadPhase(BroadPhaseType::Grid, config);
+    std::unique_ptr<BroadPhase> brute = makeBroadPhase(BroadPhaseType::BruteForce, config);
+    const auto boxAt = [](std::uint64_t i, float spacing) {
+        return unitBoxAt(spacing * static_cast<float>(i % 30),
+                         spacing * static_cast<float>(i / 30));
+    };
+    std::vector<std::pair<ProxyId, ProxyId>> ids;
+    for (std::uint64_t i = 0; i < 900; ++i)
+        ids.emplace_back(grid->insert(boxAt(i, 0.25f), i), brute->insert(boxAt(i, 0.25f), i));
+    // Every box moved (to `spacing`), then one filing: the cell edge it used.
+    const auto fileAt = [&](float spacing) {
+        for (std::uint64_t i = 0; i < ids.size(); ++i) {
+            grid->move(ids[i].first, boxAt(i, spacing));
+            brute->move(ids[i].second, boxAt(i, spacing));
+        }
+        std::vector<ProxyPair> gridPairs, brutePairs;
+        grid->findPairs(gridPairs);
+        brute->findPairs(brutePairs);
+        CHECK(pairData(*grid, gridPairs) == pairData(*brute, brutePairs));
+        return grid->stats().cellSize;
+    };
+    const float coarse = fileAt(0.25f); // from the sizes alone, at first
+    CHECK(coarse > 3.0f);
+    CHECK(fileAt(0.25f) == doctest::Approx(coarse / 2)); // that filing found the cells crowded
+    CHECK(fileAt(0.25f) == doctest::Approx(coarse / 2)); // and they stay fine while they are
+    CHECK(fileAt(10.0f) == doctest::Approx(coarse / 2));
+    CHECK(fileAt(10.0f) == doctest::Approx(coarse)); // spread out: the coarse cells again
+    CHECK(fileAt(10.0f) == doctest::Approx(coarse));
 }
