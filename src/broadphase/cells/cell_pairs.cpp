@@ -11,7 +11,6 @@ namespace {
 // Above this many proxies in one cell, sort the cell by lower x and sweep instead of testing
 // every pair (clustered scenes).
 constexpr std::size_t kSweepThreshold = 16;
-
 } // namespace
 
 // Every overlapping pair (p, q) of the cell is kept only if this cell owns the intersection's
