@@ -12,9 +12,6 @@
 namespace rigid2d::detail {
 
 namespace {
-// Above this many entries in one cell, sort the cell by lower x and sweep instead of testing
-// every pair (clustered scenes).
-constexpr std::uint32_t kSweepThreshold = 16;
 
 // Room for every pair a cell of `entries` can hold.
 std::size_t pairRoom(std::uint32_t entries) noexcept {
@@ -92,18 +89,10 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, PairCursor& at) const {
         std::sort(sorted.begin(), sorted.end(), [](const SweepEntry& a, const SweepEntry& b) {
             return a.entry.box.lower.x < b.entry.box.lower.x;
         });
-        CellColumns& columns = sweep.columns;
-        columns.reset(n);
-        for (std::uint32_t k = 0; k < n; ++k) {
-            const AABB& box = sorted[k].entry.box;
-            columns.lowX[k] = box.lower.x;
-            columns.lowY[k] = box.lower.y;
-            columns.highX[k] = box.upper.x;
-            columns.highY[k] = box.upper.y;
-        }
         const SweepEntry* se = sorted.data();
+        sweep.columns.fill(n, [&](std::size_t k) -> const AABB& { return se[k].entry.box; });
         const std::size_t tests =
-            forEachOverlapSorted(columns.view(), n, [&](std::size_t i, std::size_t j) {
+            forEachOverlapSorted(sweep.columns.view(), n, [&](std::size_t i, std::size_t j) {
                 if ((se[i].flags & se[j].flags) == 0)
                     *write++ = orderedPair(se[i].entry.id, se[j].entry.id);
             });
@@ -111,10 +100,9 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, PairCursor& at) const {
         return tests;
     }
     // Few entries: every pair, the cell's columns on the stack.
-    float lowX[kSweepThreshold + kColumnPadding], lowY[kSweepThreshold + kColumnPadding];
-    float highX[kSweepThreshold + kColumnPadding], highY[kSweepThreshold + kColumnPadding];
-    fillColumns(e, n, lowX, lowY, highX, highY);
-    forEachOverlap({lowX, lowY, highX, highY}, n, [&](std::size_t i, std::size_t j) {
+    SmallCellColumns columns;
+    columns.fill(n, [&](std::size_t k) -> const AABB& { return e[k].box; });
+    forEachOverlap(columns.view(), n, [&](std::size_t i, std::size_t j) {
         if ((flags[i] & flags[j]) == 0) *write++ = orderedPair(e[i].id, e[j].id);
     });
     at.pairs = write;

@@ -7,12 +7,6 @@
 
 namespace rigid2d::detail {
 
-namespace {
-// Above this many proxies in one cell, sort the cell by lower x and sweep instead of testing
-// every pair (clustered scenes).
-constexpr std::size_t kSweepThreshold = 16;
-} // namespace
-
 // Every overlapping pair (p, q) of the cell is kept only if this cell owns the intersection's
 // lower-left corner (the same pair in other shared cells is dropped there). Crowded cells are
 // sorted by lower x and swept, so a cluster costs about its overlaps.
@@ -22,20 +16,18 @@ std::size_t pairsInCell(CellEntry* entries, std::size_t count, std::int32_t x, s
         if (mapping.ownsPair(x, y, entries[i].box, entries[j].box))
             out.push_back(orderedPair(entries[i].id, entries[j].id));
     };
+    const auto boxOf = [&](std::size_t k) -> const AABB& { return entries[k].box; };
     if (count <= kSweepThreshold) {
-        float lowX[kSweepThreshold + kColumnPadding], lowY[kSweepThreshold + kColumnPadding];
-        float highX[kSweepThreshold + kColumnPadding], highY[kSweepThreshold + kColumnPadding];
-        fillColumns(entries, count, lowX, lowY, highX, highY);
-        forEachOverlap({lowX, lowY, highX, highY}, count, keepOwned);
+        SmallCellColumns columns;
+        columns.fill(count, boxOf);
+        forEachOverlap(columns.view(), count, keepOwned);
         return count < 2 ? 0 : count * (count - 1) / 2;
     }
     std::sort(entries, entries + count,
               [](const CellEntry& a, const CellEntry& b) { return a.box.lower.x < b.box.lower.x; });
     // Per thread: the hash kinds search their slices of the table on several workers.
     thread_local CellColumns columns;
-    columns.reset(count);
-    fillColumns(entries, count, columns.lowX.data(), columns.lowY.data(), columns.highX.data(),
-                columns.highY.data());
+    columns.fill(count, boxOf);
     return forEachOverlapSorted(columns.view(), count, keepOwned);
 }
 

@@ -20,18 +20,6 @@ struct CellEntry {
     std::uint32_t id;
 };
 
-/// The entries' boxes into columns (cell_sweep.hpp), padded.
-inline void fillColumns(const CellEntry* entries, std::size_t count, float* lowX, float* lowY,
-                        float* highX, float* highY) noexcept {
-    for (std::size_t k = 0; k < count; ++k) {
-        lowX[k] = entries[k].box.lower.x;
-        lowY[k] = entries[k].box.lower.y;
-        highX[k] = entries[k].box.upper.x;
-        highY[k] = entries[k].box.upper.y;
-    }
-    padColumns(lowX, lowY, highX, highY, count);
-}
-
 /// Appends to `out` the pairs of the cell's entries whose boxes overlap and that cell (x, y)
 /// owns. May reorder the entries. Returns the box tests done.
 std::size_t pairsInCell(CellEntry* entries, std::size_t count, std::int32_t x, std::int32_t y,

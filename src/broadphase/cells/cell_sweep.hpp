@@ -21,6 +21,9 @@
 namespace rigid2d::detail {
 
 inline constexpr std::size_t kColumnPadding = 4;
+/// Above this many boxes a cell is sorted by lower x and swept (forEachOverlapSorted) rather than
+/// tested pair by pair (clustered scenes).
+inline constexpr std::size_t kSweepThreshold = 16;
 
 /// A cell's boxes as four columns; box i is (lowX[i], lowY[i]) - (highX[i], highY[i]).
 struct ColumnView {
@@ -39,6 +42,33 @@ inline void padColumns(float* lowX, float* lowY, float* highX, float* highY,
     }
 }
 
+/// Writes boxOf(k) (an AABB) for k < count into the columns, then the padding.
+template <class BoxOf>
+void fillColumns(float* lowX, float* lowY, float* highX, float* highY, std::size_t count,
+                 BoxOf&& boxOf) {
+    for (std::size_t k = 0; k < count; ++k) {
+        const auto& box = boxOf(k);
+        lowX[k] = box.lower.x;
+        lowY[k] = box.lower.y;
+        highX[k] = box.upper.x;
+        highY[k] = box.upper.y;
+    }
+    padColumns(lowX, lowY, highX, highY, count);
+}
+
+/// The columns of a cell of at most kSweepThreshold boxes, on the stack.
+struct SmallCellColumns {
+    float lowX[kSweepThreshold + kColumnPadding], lowY[kSweepThreshold + kColumnPadding];
+    float highX[kSweepThreshold + kColumnPadding], highY[kSweepThreshold + kColumnPadding];
+
+    /// The boxes boxOf(k), k < count <= kSweepThreshold, and the padding.
+    template <class BoxOf>
+    void fill(std::size_t count, BoxOf&& boxOf) {
+        fillColumns(lowX, lowY, highX, highY, count, boxOf);
+    }
+    [[nodiscard]] ColumnView view() const noexcept { return {lowX, lowY, highX, highY}; }
+};
+
 /// Columns that grow with the largest cell seen (the crowded cells' scratch).
 struct CellColumns {
     std::vector<float> lowX, lowY, highX, highY;
@@ -48,6 +78,12 @@ struct CellColumns {
         for (std::vector<float>* column : {&lowX, &lowY, &highX, &highY})
             if (column->size() < count + kColumnPadding) column->resize(count + kColumnPadding);
         padColumns(lowX.data(), lowY.data(), highX.data(), highY.data(), count);
+    }
+    /// The boxes boxOf(k), k < count, and the padding.
+    template <class BoxOf>
+    void fill(std::size_t count, BoxOf&& boxOf) {
+        reset(count);
+        fillColumns(lowX.data(), lowY.data(), highX.data(), highY.data(), count, boxOf);
     }
     [[nodiscard]] ColumnView view() const noexcept {
         return {lowX.data(), lowY.data(), highX.data(), highY.data()};
