@@ -3,13 +3,28 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace rigid2d::detail {
 
+namespace {
+template <class T>
+[[nodiscard]] bool sameBytes(std::span<const T> a, const std::vector<T>& b) noexcept {
+    static_assert(std::has_unique_object_representations_v<T>, "compared byte for byte");
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
+}
+} // namespace
+
 void colourConstraints(std::span<const ConstraintBodies> constraints,
                        std::span<const std::uint8_t> movable,
                        std::vector<std::uint32_t>& bodyColours, ContactColouring& out) {
+    if (out.coloured && sameBytes(constraints, out.colouredConstraints) &&
+        sameBytes(movable, out.colouredMovable))
+        return;
+    out.coloured = false;
     constexpr std::uint32_t kAllColours =
         kContactColourCount >= 32 ? ~0u : (1u << kContactColourCount) - 1u;
     // Colours a constraint between two movable bodies may not take: the last few are kept for
@@ -68,6 +83,9 @@ void colourConstraints(std::span<const ConstraintBodies> constraints,
         offset += std::exchange(next[bucket], offset);
     }
     for (std::uint32_t i = 0; i < count; ++i) out.order[next[out.bucketOf[i]]++] = i;
+    out.colouredConstraints.assign(constraints.begin(), constraints.end());
+    out.colouredMovable.assign(movable.begin(), movable.end());
+    out.coloured = true;
 }
 
 } // namespace rigid2d::detail

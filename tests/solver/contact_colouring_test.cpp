@@ -148,3 +148,42 @@ TEST_CASE("each colour runs by lowest body slot, the overflow list in constraint
     }
     CHECK(reordered);
 }
+
+TEST_CASE("a colouring kept for the same constraints is redone for any change") {
+    // One ContactColouring reused as the solver reuses it, step after step; after every call it
+    // must hold what a fresh colouring of that call's input holds.
+    constexpr std::uint32_t n = 12;
+    std::vector<std::uint8_t> movable(n * n + 1, 1);
+    movable[0] = 0;
+    std::vector<ConstraintBodies> constraints;
+    for (std::uint32_t i = 1; i + 1 <= n * n; ++i) {
+        constraints.push_back({i, i + 1});
+        if (i + n <= n * n) constraints.push_back({i + n, i});
+        if (i <= n) constraints.push_back({0, i});
+    }
+    Coloured kept;
+    const auto check = [&] {
+        colourConstraints(constraints, movable, kept.scratch, kept.colouring);
+        const Coloured fresh = colour(constraints, movable);
+        CHECK(kept.colouring.order == fresh.colouring.order);
+        CHECK(kept.colouring.colourOf == fresh.colouring.colourOf);
+        CHECK(std::equal(std::begin(kept.colouring.start), std::end(kept.colouring.start),
+                         std::begin(fresh.colouring.start)));
+    };
+    check();
+    check(); // the same input again
+    // The same count of constraints, one of them on another body.
+    constraints[5].b = constraints[5].b == 7 ? 9 : 7;
+    check();
+    // The same constraints; one body stops being movable (a body made kinematic).
+    movable[n + 3] = 0;
+    check();
+    // One constraint fewer, then none, then all again.
+    constraints.pop_back();
+    check();
+    const std::vector<ConstraintBodies> all = constraints;
+    constraints.clear();
+    check();
+    constraints = all;
+    check();
+}
