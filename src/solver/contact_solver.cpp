@@ -272,8 +272,6 @@ namespace {
 // another core costs more (its bodies' cache lines move with it) than solving it.
 constexpr std::int32_t kMinBodies = 256;
 constexpr std::int32_t kMinBlocks = 8;
-constexpr std::int32_t kMinStoredBlocks = 32;
-constexpr std::int32_t kMinPackedBlocks = 16;
 constexpr std::int32_t kMinRestitutions = 32;
 
 // The stage list of one step, in the order of solveSoftStepSequential: the contacts prepared
@@ -283,6 +281,13 @@ constexpr std::int32_t kMinRestitutions = 32;
 // impulses stored and restitution. A coloured kind takes one stage per colour (its blocks share
 // no movable body, so any split is exact); a serial list takes one stage of a single chunk, so it
 // runs in array order on one participant.
+//
+// Blocks are packed and stored colour by colour too, with the chunks of the solve, although
+// colours do not depend on each other there: a participant then packs the very blocks it solves
+// and stores them from its own cache. Packed as one stage over all blocks, one participant packed
+// the first colours and the other the last, and half of the blocks (a kilobyte each at 8 lanes)
+// crossed between the cores before the first substep and again to be stored: on two workers,
+// v3_large_pyramid took 2.24 ms a step, against 2.03 this way.
 class StageList {
 public:
     StageList(std::vector<StagePlan>& plans, std::vector<SoftStepStage>& stages,
@@ -366,7 +371,7 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     using Kind = SoftStepStageKind;
     const bool parallel = scheduler != nullptr && runsInParallel(*scheduler);
     StageList list(scratch.plans, scratch.stages, parallel ? scheduler->workerCount : 1);
-    list.add(Kind::PackContacts, false, 0, wide.size(), kMinPackedBlocks);
+    list.addColours(Kind::PackContacts, false, scratch.contactBlocks, kMinBlocks);
     list.addSerial(Kind::PrepareOverflow, false, overflow.size());
     for (int i = 0; i < s.substeps; ++i) {
         list.add(Kind::IntegrateVelocities, false, 1, bodies.size() - 1, kMinBodies);
@@ -375,9 +380,9 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
         list.add(Kind::IntegratePositions, false, 1, bodies.size() - 1, kMinBodies);
         addPass(list, scratch, false, false);
     }
-    list.add(Kind::StoreContactImpulses, false, 0, wide.size(), kMinStoredBlocks);
-    list.add(Kind::StorePointImpulses, false, 0, wideJoints.size(), kMinStoredBlocks);
-    list.add(Kind::StoreRevoluteImpulses, false, 0, wideRevolutes.size(), kMinStoredBlocks);
+    list.addColours(Kind::StoreContactImpulses, false, scratch.contactBlocks, kMinBlocks);
+    list.addColours(Kind::StorePointImpulses, false, scratch.pointBlocks, kMinBlocks);
+    list.addColours(Kind::StoreRevoluteImpulses, false, scratch.revoluteBlocks, kMinBlocks);
     // Restitution in colour order too (the usual case has none: skip the passes).
     if (step.bouncy) {
         const std::uint32_t* start = scratch.colouring.start;
