@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/parallel_for.hpp"
@@ -62,7 +63,9 @@ struct ContactStageScratch {
 /// continuous.cpp
 struct ContinuousStageScratch {
     std::vector<std::uint32_t> candidates; ///< awake indices whose path is swept
-    std::vector<std::uint8_t> touchesWall; ///< solver slot -> touches a static segment or link
+    /// (solver slot, wall shape) for each point of a body on a static segment or chain link,
+    /// sorted.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> wallTouches;
     /// Solver slot -> the translation (largest axis) above which the body's path is swept:
     /// its smallest extent, -1 for a bullet, infinity for a body that is not dynamic. Written by
     /// the gather, which reads the body records anyway, so the test per body stays in cache.
