@@ -52,14 +52,15 @@ void sleepAndFinish(WorldState& state, float dt) {
         return;
     }
     // One link per constraint, in constraint order; a constraint with a side that is not
-    // dynamic links its awake body to itself, which joins nothing.
-    const std::span<const ContactConstraint> constraints = state.activeConstraints;
+    // dynamic links its awake body to itself, which joins nothing. The slots are read from the
+    // solver's compact list of them, not from the constraint records (a tenth of their bytes).
+    const std::span<const ConstraintBodies> constraints(state.solverScratch.summary.bodies);
     scratch.islandLinks.resize(2 * constraints.size());
     parallelFor(state.def, static_cast<std::int32_t>(constraints.size()), kLinksPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
                     for (auto k = static_cast<std::size_t>(begin);
                          k < static_cast<std::size_t>(end); ++k) {
-                        const std::uint32_t a = constraints[k].bodyA, b = constraints[k].bodyB;
+                        const std::uint32_t a = constraints[k].a, b = constraints[k].b;
                         const bool joins = state.slotDynamic[a] != 0 && state.slotDynamic[b] != 0;
                         const std::uint32_t awake = (a != 0 ? a : b) - 1;
                         scratch.islandLinks[2 * k] = joins ? a - 1 : awake;
