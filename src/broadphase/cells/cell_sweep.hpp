@@ -73,16 +73,11 @@ struct SmallCellColumns {
 struct CellColumns {
     std::vector<float> lowX, lowY, highX, highY;
 
-    /// Room for `count` boxes and the padding, which it writes; the caller fills [0, count).
-    void reset(std::size_t count) {
-        for (std::vector<float>* column : {&lowX, &lowY, &highX, &highY})
-            if (column->size() < count + kColumnPadding) column->resize(count + kColumnPadding);
-        padColumns(lowX.data(), lowY.data(), highX.data(), highY.data(), count);
-    }
-    /// The boxes boxOf(k), k < count, and the padding.
+    /// The boxes boxOf(k), k < count, and the padding (the columns grow to hold them).
     template <class BoxOf>
     void fill(std::size_t count, BoxOf&& boxOf) {
-        reset(count);
+        for (std::vector<float>* column : {&lowX, &lowY, &highX, &highY})
+            if (column->size() < count + kColumnPadding) column->resize(count + kColumnPadding);
         fillColumns(lowX.data(), lowY.data(), highX.data(), highY.data(), count, boxOf);
     }
     [[nodiscard]] ColumnView view() const noexcept {

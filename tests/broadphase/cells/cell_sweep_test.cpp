@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "broadphase/cells/cell_sweep.hpp"
+#include "rigid2d/math.hpp"
 
 using namespace rigid2d;
 
@@ -51,13 +52,10 @@ Pairs plainPairs(const std::vector<Box>& boxes, std::size_t& xOverlaps) {
 
 detail::CellColumns columnsOf(const std::vector<Box>& boxes) {
     detail::CellColumns columns;
-    columns.reset(boxes.size());
-    for (std::size_t k = 0; k < boxes.size(); ++k) {
-        columns.lowX[k] = boxes[k].lowX;
-        columns.lowY[k] = boxes[k].lowY;
-        columns.highX[k] = boxes[k].highX;
-        columns.highY[k] = boxes[k].highY;
-    }
+    columns.fill(boxes.size(), [&](std::size_t k) {
+        const Box& b = boxes[k];
+        return AABB{{b.lowX, b.lowY}, {b.highX, b.highY}};
+    });
     return columns;
 }
 
