@@ -219,7 +219,7 @@ void colourJoints(std::span<const JointConstraint> joints, ContactSolverScratch&
     scratch.jointCandidates.clear();
     scratch.jointBodies.clear();
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
-        const WideJointKind kind = wideJointKind(joints[i]);
+        const WideJointKind kind = joints[i].wideKind;
         if (kind == WideJointKind::None) continue;
         scratch.jointCandidates.push_back({i, kind});
         scratch.jointBodies.push_back({joints[i].bodyA, joints[i].bodyB});

@@ -6,6 +6,8 @@ namespace rigid2d::detail {
 
 namespace {
 
+constexpr std::size_t kJointsAhead = 8;
+
 // Lane `lane` of `w` from `c`; a missing joint gets the static slot, zero masses and impulse.
 template <int W>
 void setLane(WideJoint<W>& w, std::size_t lane, std::uint32_t index, const JointConstraint* c) {
@@ -56,15 +58,6 @@ void setRevoluteLane(WideRevolute<W>& w, std::size_t lane, std::uint32_t index,
 
 } // namespace
 
-WideJointKind wideJointKind(const JointConstraint& c) noexcept {
-    if (c.type != JointType::Revolute) return WideJointKind::None;
-    const JointParams& p = *c.params;
-    const JointImpulses& j = c.impulses;
-    const bool plain = !p.enableSpring && !p.enableMotor && !p.enableLimit && j.spring == 0.0f &&
-                       j.motor == 0.0f && j.lower == 0.0f && j.upper == 0.0f;
-    return plain ? WideJointKind::Point : WideJointKind::Revolute;
-}
-
 template <int W>
 void packWideJoints(std::span<const JointConstraint> joints,
                     std::span<const WideJointCandidate> candidates,
@@ -78,7 +71,15 @@ void packWideJoints(std::span<const JointConstraint> joints,
         revoluteBlocks.start[k] = static_cast<std::uint32_t>(revolutes.size());
         // Each colour starts new blocks: the lanes of a block must share no movable body.
         std::size_t pointLanes = 0, revoluteLanes = 0;
-        for (const std::uint32_t candidate : colouring.colour(k)) {
+        const std::span<const std::uint32_t> colour = colouring.colour(k);
+        for (std::size_t n = 0; n < colour.size(); ++n) {
+            // Colour order skips through the joint array: fetch the records a few lanes ahead.
+            if (n + kJointsAhead < colour.size()) {
+                const JointConstraint& ahead = joints[candidates[colour[n + kJointsAhead]].joint];
+                __builtin_prefetch(&ahead);
+                __builtin_prefetch(&ahead.impulses);
+            }
+            const std::uint32_t candidate = colour[n];
             const std::uint32_t index = candidates[candidate].joint;
             const JointConstraint& c = joints[index];
             if (candidates[candidate].kind == WideJointKind::Point) {

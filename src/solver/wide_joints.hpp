@@ -49,14 +49,8 @@ struct alignas(4 * W) WideRevolute {
     float springImpulse[W], motorImpulse[W], lowerImpulse[W], upperImpulse[W];
 };
 
-/// How the wide loops take a joint: a plain point joint (a revolute joint whose spring, motor and
-/// limit are off and hold no impulse), another revolute joint, or not at all (the other kinds).
-enum class WideJointKind : std::uint8_t { None, Point, Revolute };
-[[nodiscard]] WideJointKind wideJointKind(const JointConstraint& c) noexcept;
-
 /// A joint the wide loops may take, and how. The kind is read once, in joint order: packing
-/// visits the joints in colour order, where reading each one's settings again cost a cache miss
-/// per joint (half of wideJointKind's 5.6% of v3_joint_grid's samples).
+/// visits the joints in colour order, where reading it again cost a cache miss per joint.
 struct WideJointCandidate {
     std::uint32_t joint;
     WideJointKind kind;

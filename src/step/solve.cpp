@@ -65,6 +65,7 @@ void gatherJoints(WorldState& state) {
         }
         c.params = &joint.params;
         c.impulses = joint.impulses;
+        c.wideKind = wideJointKind(joint.type, joint.params, joint.impulses);
         // Set by prepareJoint, as far as the joint's kind needs them.
         c.axialMass = 0.0f;
         c.spring = {};

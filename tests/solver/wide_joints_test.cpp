@@ -97,6 +97,7 @@ Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount) {
             c.impulses.spring = 0.01f * u(rng);
             c.impulses.motor = 0.01f * u(rng);
         }
+        c.wideKind = wideJointKind(c.type, *c.params, c.impulses);
     };
     for (std::uint32_t i = 1; i <= bodyCount; ++i) {
         if (i % 10 == 1) addJoint(0, i);              // each chain hangs on the static slot
@@ -176,17 +177,14 @@ TEST_CASE("the wide coloured joint solve equals the sequential solve in its orde
 }
 
 TEST_CASE("revolute joints are solved wide, the plain ones as bare point constraints") {
-    JointConstraint c;
-    c.type = JointType::Revolute;
-    CHECK(wideJointKind(c) == WideJointKind::Point);
+    const JointParams plain;
+    JointImpulses impulses;
+    CHECK(wideJointKind(JointType::Revolute, plain, impulses) == WideJointKind::Point);
     JointParams motorised;
     motorised.enableMotor = true;
-    c.params = &motorised;
-    CHECK(wideJointKind(c) == WideJointKind::Revolute);
-    c.params = &kDefaultJointParams;
-    c.impulses.lower = 1.0f; // a limit switched off with its impulse kept is still warm-started
-    CHECK(wideJointKind(c) == WideJointKind::Revolute);
-    c.impulses.lower = 0.0f;
-    c.type = JointType::Weld;
-    CHECK(wideJointKind(c) == WideJointKind::None);
+    CHECK(wideJointKind(JointType::Revolute, motorised, impulses) == WideJointKind::Revolute);
+    impulses.lower = 1.0f; // a limit switched off with its impulse kept is still warm-started
+    CHECK(wideJointKind(JointType::Revolute, plain, impulses) == WideJointKind::Revolute);
+    impulses.lower = 0.0f;
+    CHECK(wideJointKind(JointType::Weld, plain, impulses) == WideJointKind::None);
 }
