@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <iterator>
 
+#include "core/prefetch.hpp"
+
 namespace rigid2d::detail {
 
 namespace {
@@ -53,15 +55,8 @@ void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const Con
 // colour order are asked for early, and the bodies of those half as far ahead.
 constexpr std::size_t kPrefetchAhead = 16;
 
-void prefetchConstraint(const ContactConstraint& c) {
-    const auto* bytes = reinterpret_cast<const char*>(&c);
-    for (std::size_t offset = 0; offset < sizeof(ContactConstraint); offset += 64)
-        __builtin_prefetch(bytes + offset, 1);
-    // The last line too: a constraint that does not start on a line spans one more.
-    __builtin_prefetch(bytes + sizeof(ContactConstraint) - 1, 1);
-}
-
-void prefetchBodies(const PrepareContext& context, const ContactConstraint& c) {
+[[gnu::always_inline]] inline void prefetchBodies(const PrepareContext& context,
+                                                  const ContactConstraint& c) {
     __builtin_prefetch(&context.bodies[c.bodyA]);
     __builtin_prefetch(&context.bodies[c.bodyB]);
     __builtin_prefetch(&context.motions[c.bodyA]);
@@ -104,7 +99,7 @@ void packWideContacts(const PrepareContext& context, std::span<ContactConstraint
             }
             const std::size_t position = colourFirst + first + lane;
             if (position + kPrefetchAhead < order.size())
-                prefetchConstraint(constraints[order[position + kPrefetchAhead]]);
+                prefetchRecord<true>(constraints[order[position + kPrefetchAhead]]);
             if (position + kPrefetchAhead / 2 < order.size())
                 prefetchBodies(context, constraints[order[position + kPrefetchAhead / 2]]);
             const std::uint32_t index = colour[first + lane];

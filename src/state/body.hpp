@@ -2,6 +2,7 @@
 // A body as the world stores it: one slot of a contiguous array, addressed by BodyId.index and
 // checked by its generation. Hot solver data is copied into dense solver arrays each step.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "geometry/rot.hpp"
@@ -59,5 +60,9 @@ struct Body {
     // Joints of this body: an intrusive doubly linked list through Joint::edges.
     std::uint32_t firstJoint = kNullIndex;
 };
+
+/// The bytes at the start of a Body that hold its hot fields (those listed first).
+inline constexpr std::size_t kBodyHotBytes = 64;
+static_assert(offsetof(Body, firstShape) + sizeof(Body::firstShape) <= kBodyHotBytes);
 
 } // namespace rigid2d::detail

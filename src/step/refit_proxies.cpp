@@ -1,5 +1,6 @@
 // Stage 5: fat boxes refreshed where a shape left its box; the broad phase is told and updated.
 #include "core/parallel_for.hpp"
+#include "core/prefetch.hpp"
 #include "step/stages.hpp"
 
 namespace rigid2d::detail {
@@ -42,8 +43,16 @@ void refitProxies(WorldState& state, float dt) {
     const Body* const bodies = state.bodies.data();
     const std::uint32_t* const awake = state.awakeBodies.data();
     const float margin = state.def.aabbMargin;
+    constexpr std::int32_t kAhead = 4;
     parallelFor(state.def, count, 128, [=](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t i = begin; i < end; ++i) {
+            // The awake bodies lie anywhere in the body array, their shapes anywhere in the
+            // shape array: fetched ahead, the bodies twice as far as the first shapes.
+            if (i + 2 * kAhead < end) prefetchBytes(&bodies[awake[i + 2 * kAhead]], kBodyHotBytes);
+            if (i + kAhead < end) {
+                const std::uint32_t first = bodies[awake[i + kAhead]].firstShape;
+                if (first != kNullIndex) prefetchRecord<true>(shapes[first]);
+            }
             const Body& body = bodies[awake[i]];
             std::uint32_t renewed = 0;
             for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/assert.hpp"
+#include "core/prefetch.hpp"
 #include "step/stages.hpp"
 
 namespace rigid2d::detail {
@@ -161,11 +162,16 @@ constexpr std::int32_t kConstraintsPerPiece = 512;
 // constraint lands does not depend on how the segments are handed out.
 constexpr std::uint32_t kContactsPerSegment = 1024;
 constexpr std::int32_t kSegmentsPerPiece = 1;
+// The awake bodies lie anywhere in the body array (sleep and waking scramble their order): their
+// records are fetched this many bodies ahead.
+constexpr std::uint32_t kBodiesAhead = 8;
 
 // Awake bodies [begin, end) into their solver slots (slot i + 1 for awake body i).
 void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
     const Vec2 gravity = state.def.gravity;
     for (std::uint32_t i = begin; i < end; ++i) {
+        if (i + kBodiesAhead < end)
+            prefetchRecord(state.bodies[state.awakeBodies[i + kBodiesAhead]]);
         const Body& body = state.bodies[state.awakeBodies[i]];
         state.bodySlots[state.awakeBodies[i]] = i + 1;
         SolverState& sb = state.solverBodies[i + 1];
@@ -380,9 +386,12 @@ void storeContactImpulses(WorldState& state) {
 void storeBodies(WorldState& state, std::vector<std::uint32_t>& resetSlots) {
     std::mutex resetMutex; // taken only in the last resort
     const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
+    constexpr auto kAhead = static_cast<std::int32_t>(kBodiesAhead);
     parallelFor(state.def, count, kBodiesPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
                     for (std::int32_t i = begin; i < end; ++i) {
+                        if (i + kAhead < end)
+                            prefetchRecord<true>(state.bodies[state.awakeBodies[i + kAhead]]);
                         Body& body = state.bodies[state.awakeBodies[i]];
                         const auto slot = static_cast<std::uint32_t>(i) + 1;
                         if (!storeBody(body, state.solverBodies[slot])) [[unlikely]] {

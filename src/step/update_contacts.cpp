@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "core/parallel_for.hpp"
+#include "core/prefetch.hpp"
 #include "narrowphase/collide_polygons.hpp"
 #include "narrowphase/collide_shapes.hpp"
 #include "narrowphase/manifold_cache.hpp"
@@ -147,31 +148,21 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
 }
 
 // Pass 1 waits on memory more than it computes: the contacts lie in slot order, but their shapes
-// and bodies anywhere. So the contact kAhead slots on is fetched, and the shapes and bodies of
-// the one half as far on, whose record has arrived by then. (Inlined by force: GCC finds a
-// function of prefetches alone free of effects and drops its calls before it would inline it.)
+// and bodies anywhere. So the contact kAhead slots on is fetched (whole: a polygonal pair reads
+// its manifold and cache too), and the shapes and bodies of the one half as far on, whose record
+// has arrived by then.
 constexpr std::uint32_t kAhead = 8;
 
 [[gnu::always_inline]] inline void prefetchAhead(const WorldState& state, std::uint32_t c,
                                                  std::uint32_t end) noexcept {
-    if (c + kAhead < end) {
-        // The whole record: a polygonal pair reads its manifold and cache too.
-        const auto* record = reinterpret_cast<const char*>(&state.contacts[c + kAhead]);
-        for (std::size_t line = 0; line < sizeof(Contact); line += 64)
-            __builtin_prefetch(record + line);
-        __builtin_prefetch(record + sizeof(Contact) - 1);
-    }
+    if (c + kAhead < end) prefetchRecord(state.contacts[c + kAhead]);
     if (c + kAhead / 2 >= end) return;
     const Contact& ahead = state.contacts[c + kAhead / 2];
     if (!ahead.live) return;
-    __builtin_prefetch(&state.shapes[ahead.shapeA]);
+    __builtin_prefetch(&state.shapes[ahead.shapeA]); // their hot fields: the first line
     __builtin_prefetch(&state.shapes[ahead.shapeB]);
-    for (const ContactEdge& edge : ahead.edges) {
-        // A body's hot fields are its first 64 bytes, which may span two lines.
-        const auto* body = reinterpret_cast<const char*>(&state.bodies[edge.body]);
-        __builtin_prefetch(body);
-        __builtin_prefetch(body + 63);
-    }
+    for (const ContactEdge& edge : ahead.edges)
+        prefetchBytes(&state.bodies[edge.body], kBodyHotBytes);
 }
 
 // Pass 2 for an updated contact: events, and a touching contact wakes its sleeping partner.
