@@ -151,7 +151,7 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
 // and bodies anywhere. So the contact kAhead slots on is fetched (whole: a polygonal pair reads
 // its manifold and cache too), and the shapes and bodies of the one half as far on, whose record
 // has arrived by then.
-constexpr std::uint32_t kAhead = 8;
+constexpr std::uint32_t kAhead = 16;
 
 [[gnu::always_inline]] inline void prefetchAhead(const WorldState& state, std::uint32_t c,
                                                  std::uint32_t end) noexcept {
