@@ -150,7 +150,7 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
 // Pass 1 waits on memory more than it computes: the contacts lie in slot order, but their shapes
 // and bodies anywhere. So the contact kAhead slots on is fetched (whole: a polygonal pair reads
 // its manifold and cache too), and the shapes and bodies of the one half as far on, whose record
-// has arrived by then.
+// has arrived by then: the shapes' first lines, or the whole shapes for a polygonal pair.
 constexpr std::uint32_t kAhead = 16;
 
 [[gnu::always_inline]] inline void prefetchAhead(const WorldState& state, std::uint32_t c,
@@ -159,8 +159,12 @@ constexpr std::uint32_t kAhead = 16;
     if (c + kAhead / 2 >= end) return;
     const Contact& ahead = state.contacts[c + kAhead / 2];
     if (!ahead.live) return;
-    __builtin_prefetch(&state.shapes[ahead.shapeA]); // their hot fields: the first line
-    __builtin_prefetch(&state.shapes[ahead.shapeB]);
+    for (const std::uint32_t s : {ahead.shapeA, ahead.shapeB}) {
+        if (ahead.polygonal)
+            prefetchRecord(state.shapes[s]);
+        else
+            __builtin_prefetch(&state.shapes[s]); // a circle's or box's fields: the first line
+    }
     for (const ContactEdge& edge : ahead.edges)
         prefetchBytes(&state.bodies[edge.body], kBodyHotBytes);
 }

@@ -4,7 +4,9 @@
 // stage, bodies created and destroyed at rest, and a sensor.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "rigid2d/testing.hpp"
@@ -95,4 +97,33 @@ TEST_CASE("contacts of sleeping bodies left alone give the bits of a stage that 
         REQUIRE(sparse.touching[i] == full.touching[i]);
         REQUIRE(sparse.awake[i] == full.awake[i]);
     }
+}
+
+// The stage fetches a contact's whole shapes ahead only when one is polygonal: the contact says
+// so from its creation, and a restored world derives it again (it is not in the bytes).
+TEST_CASE("a contact knows whether a shape is polygonal, made by a step or by a restore") {
+    World world = makeWorldWithFloor(); // an axis-aligned box: not polygonal
+    ball(world, {-3.0f, 0.3f});
+    turningBox(world, {3.0f, 0.5f});
+    const BodyId capsule = world.createBody({.type = BodyType::Dynamic, .position = {0.0f, 0.3f}});
+    world.createCapsule(capsule, {}, Capsule{{-0.5f, 0.0f}, {0.5f, 0.0f}, 0.3f});
+    world.step(1.0f / 60.0f);
+    const auto flags = [](World& w) {
+        std::vector<std::pair<std::uint64_t, bool>> out;
+        const detail::WorldState& state = detail::WorldAccess::state(w);
+        for (const detail::Contact& contact : state.contacts) {
+            if (!contact.live) continue;
+            const bool expected = detail::isPolygonal(state.shapes[contact.shapeA].type) ||
+                                  detail::isPolygonal(state.shapes[contact.shapeB].type);
+            CHECK(contact.polygonal == expected);
+            out.emplace_back(detail::pairKey(contact.shapeA, contact.shapeB), contact.polygonal);
+        }
+        return out;
+    };
+    const auto made = flags(world);
+    REQUIRE(made.size() == 3);
+    CHECK(std::count_if(made.begin(), made.end(), [](const auto& f) { return f.second; }) == 2);
+    World restored;
+    restored.restore(world.snapshot());
+    CHECK(flags(restored) == made);
 }
