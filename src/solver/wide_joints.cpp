@@ -1,5 +1,8 @@
 #include "solver/wide_joints.hpp"
 
+#include <cstddef>
+
+#include "core/prefetch.hpp"
 #include "solver/joint_math.hpp"
 
 namespace rigid2d::detail {
@@ -73,12 +76,11 @@ void packWideJoints(std::span<const JointConstraint> joints,
         std::size_t pointLanes = 0, revoluteLanes = 0;
         const std::span<const std::uint32_t> colour = colouring.colour(k);
         for (std::size_t n = 0; n < colour.size(); ++n) {
-            // Colour order skips through the joint array: fetch the records a few lanes ahead.
-            if (n + kJointsAhead < colour.size()) {
-                const JointConstraint& ahead = joints[candidates[colour[n + kJointsAhead]].joint];
-                __builtin_prefetch(&ahead);
-                __builtin_prefetch(&ahead.impulses);
-            }
+            // Colour order skips through the joint array: fetch the records a few lanes ahead,
+            // up to the impulses (what the lanes read).
+            if (n + kJointsAhead < colour.size())
+                prefetchBytes(&joints[candidates[colour[n + kJointsAhead]].joint],
+                              offsetof(JointConstraint, wideKind));
             const std::uint32_t candidate = colour[n];
             const std::uint32_t index = candidates[candidate].joint;
             const JointConstraint& c = joints[index];
