@@ -32,9 +32,9 @@ struct Contact {
     bool sensor = false;   ///< one shape is a sensor: overlap events only, no response
     bool reportContactEvents = false;
     bool reportHitEvents = false;
-    /// A shape is polygonal (isPolygonal): the narrow phase reads the polygons, past the shapes'
-    /// first lines. Set at creation (a shape's kind never changes), so the contact stage knows
-    /// what to fetch ahead without waiting for the shapes.
+    /// A shape is polygonal (isPolygonal): the narrow phase takes the polygon path and reads the
+    /// polygons, past the shapes' first lines. Set at creation (a shape's kind never changes), so
+    /// the contact stage knows what to fetch ahead without waiting for the shapes.
     bool polygonal = false;
     std::uint32_t shapeA = kNullIndex; ///< shapeA < shapeB
     std::uint32_t shapeB = kNullIndex;

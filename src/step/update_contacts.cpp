@@ -65,7 +65,7 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     const ContactUpdate update = contact.touching ? kWasTouching : kWasApart;
     // Circles and axis-aligned boxes keep their placed-shape routines (the fast path);
     // a pair with a polygonal shape goes through the ShapeGeometry table.
-    const bool polygonal = isPolygonal(shapeA.type) || isPolygonal(shapeB.type);
+    const bool polygonal = contact.polygonal;
     // Two turning polygons (boxes, capsules, a segment) meet the polygons stored in the shapes,
     // not copies of them: the most common pair of a scene of turning boxes.
     const bool twoPolygons = collidesAsPolygon(shapeA.type) && collidesAsPolygon(shapeB.type) &&
