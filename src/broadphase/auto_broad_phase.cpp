@@ -320,8 +320,9 @@ void AutoBroadPhase::buildSlice() {
     const auto& live = m_proxies.liveFlags();
     const auto& boxes = m_proxies.boxes();
     const std::uint32_t end = m_proxies.capacity();
-    while (m_buildCursor < end) {
-        const std::uint32_t stop = std::min(end, m_buildCursor + kBuildCheck);
+    const std::uint32_t sliceEnd = m_buildCursor + std::min(m_sliceSlots, end - m_buildCursor);
+    while (m_buildCursor < sliceEnd) {
+        const std::uint32_t stop = std::min(sliceEnd, m_buildCursor + kBuildCheck);
         for (; m_buildCursor < stop; ++m_buildCursor) {
             // A proxy inserted since the build began is in already.
             if (live[m_buildCursor] != 0 && !holds(m_probe, m_buildCursor))

@@ -18,6 +18,7 @@
 // frames cost enough to pay for it. Ids are this class's own: each inner kind's ids are mapped to
 // them, so a switch changes no id.
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -63,6 +64,9 @@ public:
     void switchTo(BroadPhaseType type);
     /// Whether a candidate is being built, a slice per search (tests).
     [[nodiscard]] bool buildingCandidate() const noexcept { return m_building; }
+    /// Caps a build slice at `slots` proxy slots, so a build spans searches whatever the clock
+    /// says (tests: a loaded machine would otherwise build a small candidate in one slice).
+    void capBuildSlice(std::uint32_t slots) noexcept { m_sliceSlots = std::max(slots, 1u); }
 
 private:
     /// One inner broad phase, with its ids mapped to ours, and what it has cost.
@@ -125,7 +129,8 @@ private:
     double m_buildSpentMs = 0;         ///< the build's time so far
     double m_buildBudgetMs = 0;        ///< past this in all, the build is abandoned
     double m_sliceMs = 0;              ///< what one slice may take
-    bool m_inPairsOf = false;          ///< collectPairs is being called by collectPairsOf
+    std::uint32_t m_sliceSlots = 0xFFFFFFFFu; ///< and how many slots, at most
+    bool m_inPairsOf = false;                 ///< collectPairs is being called by collectPairsOf
     double m_activeFrameMs = 0;    ///< the active kind's cost per search, at the last probe's end
     std::size_t m_activeSince = 0; ///< the search from which the active kind's costs are summed
     double m_queriedMs = 0;        ///< searches by queries since then (not in searchMs)

@@ -141,6 +141,7 @@ TEST_CASE("auto: proxies inserted, moved and removed while a candidate is built 
     // A candidate is built a slice per search: the proxies below the build's cursor must follow
     // every move and removal, and those inserted meanwhile must not be inserted twice.
     AutoBroadPhase subject({});
+    subject.capBuildSlice(100);
     detail::BruteForce reference;
     SplitMix64 rng(23);
     std::vector<ProxyId> ids = insertBoth(subject, reference, rng, 1500, 80);
