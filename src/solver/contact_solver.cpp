@@ -214,8 +214,9 @@ struct SubstepSettings {
 }
 
 // Colours the revolute joints (scratch.movable must be filled); lists the joints left for the
-// scalar solve in scratch.scalarJoints.
-void colourJoints(std::span<const JointConstraint> joints, ContactSolverScratch& scratch) {
+// scalar solve in scratch.scalarJoints, and completes those of them that hold a point joint's
+// first line only.
+void colourJoints(std::span<JointConstraint> joints, ContactSolverScratch& scratch) {
     scratch.jointCandidates.clear();
     scratch.jointBodies.clear();
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
@@ -233,7 +234,9 @@ void colourJoints(std::span<const JointConstraint> joints, ContactSolverScratch&
             next < scratch.jointCandidates.size() && scratch.jointCandidates[next].joint == i;
         const bool wide = candidate && scratch.jointColouring.colourOf[next] != kContactColourCount;
         if (candidate) ++next;
-        if (!wide) scratch.scalarJoints.push_back(i);
+        if (wide) continue;
+        scratch.scalarJoints.push_back(i);
+        if (joints[i].wideKind == WideJointKind::Point) completePointJoint(joints[i]);
     }
 }
 

@@ -2,6 +2,7 @@
 // The data the joint solver works on: each joint's settings and warm-start impulses as the world
 // keeps them, and the per-step constraint the solver builds from them (joint_solver.hpp).
 
+#include <cstddef>
 #include <cstdint>
 
 #include "rigid2d/joints.hpp"
@@ -57,29 +58,48 @@ enum class WideJointKind : std::uint8_t { None, Point, Revolute };
 /// One joint as the solver sees it for a step. The gather (step/solve.cpp) fills the geometry at
 /// the start of the step; prepareJoint the effective masses; the bodies' position deltas of the
 /// step (SolverState::dp, dq, dAngle) then give the current error without another narrow phase.
-struct JointConstraint {
+///
+/// What a point joint reads (WideJointKind::Point) fills the first cache line, to the linear
+/// impulse; the gather writes only that line of a point joint, and the rest is filled by
+/// completePointJoint when one is solved by the scalar rows after all. The gather, the packing and
+/// the store then move one line per joint of a large grid or chain instead of three.
+struct alignas(64) JointConstraint {
     std::uint32_t joint = 0; ///< the world's joint slot
     std::uint32_t bodyA = 0; ///< solver slot (0 = the static slot)
     std::uint32_t bodyB = 0;
     JointType type = JointType::Revolute;
+    /// wideJointKind of the joint, set with the rest: the colouring reads it in joint order,
+    /// where following `params` to each joint's record cost 4% of v3_joint_grid's step.
+    WideJointKind wideKind = WideJointKind::Point;
     float mA = 0.0f, iA = 0.0f, mB = 0.0f, iB = 0.0f;
     Vec2 frameA{}; ///< anchor on A relative to A's centre of mass, world frame
     Vec2 frameB{};
-    Vec2 deltaCenter{};      ///< centre of B minus centre of A (mouse: minus the target)
+    Vec2 deltaCenter{}; ///< centre of B minus centre of A (mouse: minus the target)
+    JointImpulses impulses;
     float deltaAngle = 0.0f; ///< angle of B minus angle of A minus the reference, in [-pi, pi]
     Vec2 axis{};             ///< prismatic, wheel: unit axis fixed in A, world frame
     /// The world's settings of the joint, read in place: they are cold (a few flags and limits
     /// read once per row) and copying them every step would cost more than reading them.
     const JointParams* params = &kDefaultJointParams;
-    JointImpulses impulses;
-    /// wideJointKind of the three above, set with them: the colouring reads it in joint order,
-    /// where following `params` to each joint's record cost 4% of v3_joint_grid's step.
-    WideJointKind wideKind = WideJointKind::Point;
     // Set by prepareJoint.
     float axialMass = 0.0f; ///< along the axis (distance, prismatic, wheel) or of the rotation
     Softness spring{};
     Softness angularSpring{}; ///< weld
 };
+static_assert(offsetof(JointConstraint, impulses) + sizeof(Vec2) <= 64,
+              "a point joint's rows read its first cache line only");
+
+/// A point joint's hot line is all its rows read in a wide lane. The scalar revolute rows read the
+/// rest too: for a point joint (spring, motor and limit off, their impulses zero) the default
+/// settings and zeros are what its own would give.
+inline void completePointJoint(JointConstraint& c) noexcept {
+    const Vec2 linear = c.impulses.linear;
+    c.impulses = {};
+    c.impulses.linear = linear;
+    c.deltaAngle = 0.0f;
+    c.axis = {};
+    c.params = &kDefaultJointParams;
+}
 
 /// What every joint reads in one substep.
 struct JointStep {

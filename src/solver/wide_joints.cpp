@@ -77,10 +77,14 @@ void packWideJoints(std::span<const JointConstraint> joints,
         const std::span<const std::uint32_t> colour = colouring.colour(k);
         for (std::size_t n = 0; n < colour.size(); ++n) {
             // Colour order skips through the joint array: fetch the records a few lanes ahead,
-            // up to the impulses (what the lanes read).
-            if (n + kJointsAhead < colour.size())
-                prefetchBytes(&joints[candidates[colour[n + kJointsAhead]].joint],
-                              offsetof(JointConstraint, wideKind));
+            // as far as their lanes read (a point joint's first line).
+            if (n + kJointsAhead < colour.size()) {
+                const WideJointCandidate& ahead = candidates[colour[n + kJointsAhead]];
+                prefetchBytes(&joints[ahead.joint],
+                              ahead.kind == WideJointKind::Point
+                                  ? offsetof(JointConstraint, impulses) + sizeof(Vec2)
+                                  : offsetof(JointConstraint, axialMass));
+            }
             const std::uint32_t candidate = colour[n];
             const std::uint32_t index = candidates[candidate].joint;
             const JointConstraint& c = joints[index];

@@ -26,9 +26,9 @@ namespace {
 // The joints with an awake body, in slot order, with their frames at the start of the step. A
 // body that is not awake sits in the static slot: it holds its end of the joint where it is.
 void gatherJoints(WorldState& state) {
-    // The last step's constraints are reused and every field is written below: value-initialising
-    // each 144-byte record first compiled to `rep stos`, a tenth of the gather of v3_joint_grid's
-    // 19,794 joints. (Only records past the last step's count are made new.)
+    // The last step's constraints are reused and every field the solver reads is written below:
+    // value-initialising each record first compiled to `rep stos`, a tenth of the gather of
+    // v3_joint_grid's 19,794 joints. (Only records past the last step's count are made new.)
     std::vector<JointConstraint>& constraints = state.jointConstraints;
     std::size_t used = 0;
     for (std::uint32_t j = 0; j < state.joints.size(); ++j) {
@@ -44,6 +44,7 @@ void gatherJoints(WorldState& state) {
         ++used;
         c.joint = j;
         c.type = joint.type;
+        c.wideKind = wideJointKind(joint.type, joint.params, joint.impulses);
         c.bodyA = slotA;
         c.bodyB = slotB;
         c.mB = slotB != 0 ? b.invMass : 0.0f;
@@ -61,12 +62,16 @@ void gatherJoints(WorldState& state) {
             c.iA = slotA != 0 ? a.invInertia : 0.0f;
             c.frameA = rotate(a.rot, joint.localAnchorA - a.localCenter);
             c.deltaCenter = b.center - a.center;
+            if (c.wideKind == WideJointKind::Point) {
+                // Its first line is all it reads (JointConstraint).
+                c.impulses.linear = joint.impulses.linear;
+                continue;
+            }
             c.deltaAngle = b.angle - a.angle - joint.referenceAngle;
             c.axis = rotate(a.rot, joint.localAxisA);
         }
         c.params = &joint.params;
         c.impulses = joint.impulses;
-        c.wideKind = wideJointKind(joint.type, joint.params, joint.impulses);
         // Set by prepareJoint, as far as the joint's kind needs them.
         c.axialMass = 0.0f;
         c.spring = {};
@@ -87,12 +92,28 @@ float finiteOr(float x, float fallback) {
     return std::isfinite(x) ? x : std::isnan(x) ? fallback : std::copysign(FLT_MAX, x);
 }
 
+// What a point joint's constraint holds of its impulses: the linear one, the rest stays the
+// joint's (JointConstraint). Its reaction is reactionRevolute's.
+JointReaction storePointImpulse(Joint& joint, Vec2 linear, float inverseH) {
+    JointImpulses& j = joint.impulses;
+    j.linear = linear;
+    return {inverseH * linear, inverseH * (j.spring + j.motor + j.lower - j.upper)};
+}
+
 void storeJointImpulses(WorldState& state, float inverseH) {
     for (const JointConstraint& c : state.jointConstraints) {
         Joint& joint = state.joints[c.joint];
-        JointReaction reaction = jointReaction(state.solverBodies, c, inverseH);
-        joint.impulses = c.impulses;
-        const bool finite = allFinite(c.impulses);
+        const bool point = c.wideKind == WideJointKind::Point;
+        JointReaction reaction;
+        bool finite;
+        if (point) {
+            reaction = storePointImpulse(joint, c.impulses.linear, inverseH);
+            finite = std::isfinite(c.impulses.linear.x) && std::isfinite(c.impulses.linear.y);
+        } else {
+            reaction = jointReaction(state.solverBodies, c, inverseH);
+            joint.impulses = c.impulses;
+            finite = allFinite(c.impulses);
+        }
         if (!finite || !std::isfinite(reaction.force.x) || !std::isfinite(reaction.force.y) ||
             !std::isfinite(reaction.torque)) [[unlikely]] {
             // Last resort (see World::step): impulses that are not all finite (their bodies are
