@@ -93,11 +93,11 @@ float finiteOr(float x, float fallback) {
 }
 
 // What a point joint's constraint holds of its impulses: the linear one, the rest stays the
-// joint's (JointConstraint). Its reaction is reactionRevolute's.
+// joint's (zero: JointConstraint). So its reaction is a force alone, and the store writes the
+// joint without reading it.
 JointReaction storePointImpulse(Joint& joint, Vec2 linear, float inverseH) {
-    JointImpulses& j = joint.impulses;
-    j.linear = linear;
-    return {inverseH * linear, inverseH * (j.spring + j.motor + j.lower - j.upper)};
+    joint.impulses.linear = linear;
+    return {inverseH * linear, 0.0f};
 }
 
 void storeJointImpulses(WorldState& state, float inverseH) {
