@@ -73,8 +73,10 @@ struct StepStats {
     /// collided in full: their shapes moved less than a tenth of linearSlop relative to each
     /// other, or were found apart earlier and have not moved enough since to touch.
     std::size_t reusedManifolds = 0;
-    /// Awake islands solved; 0 when no body had rested for timeToSleep (no island could sleep,
-    /// so the islands were not looked for).
+    /// Islands that could sleep this step: awake bodies that have rested for timeToSleep, joined
+    /// by the touching contacts and joints between them. Each sleeps unless one of its bodies
+    /// touches or is jointed to a body still moving. 0 when no body had rested (the islands were
+    /// not looked for).
     std::size_t islands = 0;
     /// Bodies whose state would have become non-finite this step and were restored (see step).
     std::size_t resetBodies = 0;

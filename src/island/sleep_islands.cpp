@@ -1,8 +1,6 @@
 #include "island/sleep_islands.hpp"
 
-#include <algorithm>
 #include <atomic>
-#include <numeric>
 #include <utility>
 
 #include "core/parallel_for.hpp"
@@ -69,25 +67,55 @@ struct Forest {
     }
 };
 
+/// A flag only ever set to 1, so the order of the writes does not matter.
+template <bool kShared>
+void raise(std::uint8_t& flag) noexcept {
+    if constexpr (kShared)
+        std::atomic_ref<std::uint8_t>(flag).store(1, std::memory_order_relaxed);
+    else
+        flag = 1;
+}
+
+template <bool kShared>
+[[nodiscard]] std::uint8_t read(std::uint8_t& flag) noexcept {
+    if constexpr (kShared)
+        return std::atomic_ref<std::uint8_t>(flag).load(std::memory_order_relaxed);
+    else
+        return flag;
+}
+
 template <bool kShared>
 std::size_t findIslands(const WorldDef& def, std::span<const float> sleepTimes,
                         std::span<const std::uint32_t> links, float timeToSleep,
-                        std::uint32_t* parent, std::uint8_t* restless, std::uint8_t* sleeps) {
+                        std::uint32_t* parent, std::uint8_t* rested, std::uint8_t* awake,
+                        std::uint8_t* sleeps) {
     const Forest<kShared> forest{parent};
     const auto count = static_cast<std::int32_t>(sleepTimes.size());
     parallelFor(def, count, kBodiesPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-                    std::iota(parent + begin, parent + end, static_cast<std::uint32_t>(begin));
-                    std::fill(restless + begin, restless + end, std::uint8_t{0});
+                    for (auto i = static_cast<std::uint32_t>(begin);
+                         i < static_cast<std::uint32_t>(end); ++i) {
+                        parent[i] = i;
+                        const bool hasRested = !(sleepTimes[i] < timeToSleep);
+                        rested[i] = hasRested ? 1 : 0;
+                        awake[i] = hasRested ? 0 : 1;
+                    }
                 });
     parallelFor(def, static_cast<std::int32_t>(links.size() / 2), kLinksPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
                     for (auto k = static_cast<std::size_t>(begin);
-                         k < static_cast<std::size_t>(end); ++k)
-                        forest.unite(links[2 * k], links[2 * k + 1]);
+                         k < static_cast<std::size_t>(end); ++k) {
+                        const std::uint32_t a = links[2 * k], b = links[2 * k + 1];
+                        if (rested[a] != 0 && rested[b] != 0)
+                            forest.unite(a, b);
+                        else if (rested[a] != 0)
+                            raise<kShared>(awake[a]);
+                        else if (rested[b] != 0)
+                            raise<kShared>(awake[b]);
+                    }
                 });
-    // Each slot's own parent becomes its root, and a body not yet rested keeps its island awake
-    // (flags are only ever set to 1, so their order does not matter).
+    // Each slot's own parent becomes its root, and a body that keeps its island awake tells the
+    // root. Only roots are raised here, and a root raising itself changes nothing.
     std::atomic<std::size_t> islands{0};
     parallelFor(def, count, kBodiesPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
@@ -96,21 +124,15 @@ std::size_t findIslands(const WorldDef& def, std::span<const float> sleepTimes,
                          i < static_cast<std::uint32_t>(end); ++i) {
                         const std::uint32_t root = forest.peekRoot(i);
                         forest.store(i, root);
-                        roots += root == i ? 1 : 0;
-                        if (sleepTimes[i] < timeToSleep) {
-                            if constexpr (kShared)
-                                std::atomic_ref<std::uint8_t>(restless[root])
-                                    .store(1, std::memory_order_relaxed);
-                            else
-                                restless[root] = 1;
-                        }
+                        roots += root == i && rested[i] != 0 ? 1 : 0;
+                        if (root != i && read<kShared>(awake[i]) != 0) raise<kShared>(awake[root]);
                     }
                     islands.fetch_add(roots, std::memory_order_relaxed);
                 });
     parallelFor(
         def, count, kBodiesPerPiece, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
             for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
-                sleeps[i] = static_cast<std::uint8_t>(restless[parent[i]] ^ 1u);
+                sleeps[i] = static_cast<std::uint8_t>(awake[parent[i]] ^ 1u);
         });
     return islands.load(std::memory_order_relaxed);
 }
@@ -118,17 +140,17 @@ std::size_t findIslands(const WorldDef& def, std::span<const float> sleepTimes,
 
 std::size_t findSleepingIslands(const WorldDef& def, std::span<const float> sleepTimes,
                                 std::span<const std::uint32_t> links, float timeToSleep,
-                                std::vector<std::uint32_t>& parent,
-                                std::vector<std::uint8_t>& restless,
-                                std::vector<std::uint8_t>& sleeps) {
+                                SleepIslands& out) {
     const std::size_t count = sleepTimes.size();
-    parent.resize(count);
-    restless.resize(count);
-    sleeps.resize(count);
-    return runsInParallel(def) ? findIslands<true>(def, sleepTimes, links, timeToSleep,
-                                                   parent.data(), restless.data(), sleeps.data())
-                               : findIslands<false>(def, sleepTimes, links, timeToSleep,
-                                                    parent.data(), restless.data(), sleeps.data());
+    out.parent.resize(count);
+    out.rested.resize(count);
+    out.awake.resize(count);
+    out.sleeps.resize(count);
+    return runsInParallel(def)
+               ? findIslands<true>(def, sleepTimes, links, timeToSleep, out.parent.data(),
+                                   out.rested.data(), out.awake.data(), out.sleeps.data())
+               : findIslands<false>(def, sleepTimes, links, timeToSleep, out.parent.data(),
+                                    out.rested.data(), out.awake.data(), out.sleeps.data());
 }
 
 } // namespace rigid2d::detail

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/parallel_for.hpp"
+#include "island/sleep_islands.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
@@ -90,9 +91,7 @@ struct RefitStageScratch {
 struct SleepStageScratch {
     std::vector<float> sleepTimes;          ///< by awake index
     std::vector<std::uint32_t> islandLinks; ///< pairs of awake indices a contact or joint joins
-    std::vector<std::uint32_t> islandParent;
-    std::vector<std::uint8_t> islandRestless;
-    std::vector<std::uint8_t> islandSleeps; ///< by awake index: its island goes to sleep
+    SleepIslands islands;                   ///< by awake index
 };
 
 } // namespace rigid2d::detail

@@ -75,12 +75,11 @@ void sleepAndFinish(WorldState& state, float dt) {
     }
     state.stats.islands = findSleepingIslands(
         state.def, std::span<const float>(scratch.sleepTimes.data(), scratch.sleepTimes.size()),
-        scratch.islandLinks, timeToSleep, scratch.islandParent, scratch.islandRestless,
-        scratch.islandSleeps);
+        scratch.islandLinks, timeToSleep, scratch.islands);
     if (!state.def.enableSleep) return;
     state.wakeStack.clear();
     for (std::uint32_t i = 0; i < state.awakeBodies.size(); ++i)
-        if (scratch.islandSleeps[i] != 0) state.wakeStack.push_back(state.awakeBodies[i]);
+        if (scratch.islands.sleeps[i] != 0) state.wakeStack.push_back(state.awakeBodies[i]);
     for (const std::uint32_t b : state.wakeStack) {
         Body& body = state.bodies[b];
         body.linearVelocity = {};

@@ -23,10 +23,9 @@ struct Islands {
 
 Islands islandsOf(const WorldDef& def, const std::vector<float>& times,
                   const std::vector<std::uint32_t>& links) {
-    Islands out;
-    std::vector<std::uint8_t> restless;
-    out.count = findSleepingIslands(def, times, links, 0.5f, out.parent, restless, out.sleeps);
-    return out;
+    SleepIslands found;
+    const std::size_t count = findSleepingIslands(def, times, links, 0.5f, found);
+    return {count, found.parent, found.sleeps};
 }
 } // namespace
 
@@ -35,9 +34,28 @@ TEST_CASE("islands sleep as a whole") {
     const std::vector<float> times{1.0f, 0.6f, 0.7f, 0.2f, 2.0f, 0.5f};
     const std::vector<std::uint32_t> links{2, 1, 0, 1, 4, 3};
     const Islands islands = islandsOf(WorldDef{}, times, links);
+    // The rested islands: {0, 1, 2}, {4} (kept awake by 3) and {5}; 3 has not rested.
     CHECK(islands.count == 3);
     CHECK(islands.sleeps == std::vector<std::uint8_t>{1, 1, 1, 0, 0, 1});
-    CHECK(islands.parent == std::vector<std::uint32_t>{0, 0, 0, 3, 3, 5});
+    CHECK(islands.parent == std::vector<std::uint32_t>{0, 0, 0, 3, 4, 5});
+}
+
+TEST_CASE("a moving body keeps awake everything linked to it, however far") {
+    // A chain 0-1-2-3-4-5 of rested bodies but 5, linked in every order: the whole chain stays
+    // awake. Cut the link to 5 and the rest sleeps.
+    const std::vector<float> times{1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0.1f};
+    std::vector<std::uint32_t> chain{0, 1, 1, 2, 2, 3, 3, 4, 4, 5};
+    for (int order = 0; order < 2; ++order) {
+        const Islands islands = islandsOf(WorldDef{}, times, chain);
+        CHECK(islands.count == 1);
+        CHECK(islands.sleeps == std::vector<std::uint8_t>(6, 0));
+        CHECK(islands.parent == std::vector<std::uint32_t>{0, 0, 0, 0, 0, 5});
+        std::reverse(chain.begin(), chain.end());
+    }
+    chain.resize(8);
+    const Islands cut = islandsOf(WorldDef{}, times, chain);
+    CHECK(cut.count == 1);
+    CHECK(cut.sleeps == std::vector<std::uint8_t>{1, 1, 1, 1, 1, 0});
 }
 
 TEST_CASE("a body linked to itself joins no island") {
@@ -45,7 +63,7 @@ TEST_CASE("a body linked to itself joins no island") {
     const std::vector<float> times{1.0f, 0.2f, 0.9f};
     const std::vector<std::uint32_t> links{0, 0, 1, 1, 2, 2, 2, 2};
     const Islands islands = islandsOf(WorldDef{}, times, links);
-    CHECK(islands.count == 3);
+    CHECK(islands.count == 2);
     CHECK(islands.sleeps == std::vector<std::uint8_t>{1, 0, 1});
 }
 
