@@ -106,7 +106,9 @@ struct WorldDef {
     /// step runs on the calling thread. ThreadPool::attach (rigid2d/thread_pool.hpp) sets it.
     std::int32_t workerCount = 1;
     /// The game's scheduler: both callbacks or neither (refused otherwise). World::step calls them
-    /// from the thread that steps, and finishes every task it enqueues before the next stage.
+    /// from the thread that steps and finishes every task it enqueues before it returns. Up to two
+    /// are pending at once: a built-in broad phase's update, a task of one piece, runs beside the
+    /// sleep stage's tasks.
     EnqueueTaskFunction* enqueueTask = nullptr;
     FinishTaskFunction* finishTask = nullptr;
     /// Passed to both callbacks (the scheduler's own state); not read by the world.

@@ -58,8 +58,10 @@ struct StepStats {
     float gatherMs = 0;     ///< 3a. awake bodies and contacts into the solver's arrays
     float solveMs = 0;      ///< 3b. solver substeps, write-back, hit events
     float continuousMs = 0; ///< 4. bullets and fast bodies swept against static shapes
-    float refitMs = 0;      ///< 5. fat boxes refreshed, proxies moved
-    float sleepMs = 0;      ///< 6. islands, sleep
+    /// 5. fat boxes refreshed, proxies moved, the broad phase updated; with workers and a
+    /// built-in broad phase, its update runs beside stage 6 and is timed there.
+    float refitMs = 0;
+    float sleepMs = 0; ///< 6. islands, sleep
     float totalMs = 0;
     std::size_t bodies = 0;
     std::size_t awakeBodies = 0;

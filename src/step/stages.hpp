@@ -31,6 +31,10 @@ void solveContinuous(WorldState& state);
 [[nodiscard]] bool pathLeavesFatBoxes(const WorldState& state, const Body& body,
                                       Vec2 translation) noexcept;
 void refitProxies(WorldState& state, float dt);
+/// The broad phase's update after the refit's moves: done at once, or started on a worker
+/// (returns the task's handle, for finishBroadPhaseUpdate once the sleep stage is done).
+[[nodiscard]] void* startBroadPhaseUpdate(WorldState& state);
+void finishBroadPhaseUpdate(const WorldState& state, void* handle);
 void sleepAndFinish(WorldState& state, float dt);
 
 using StageClock = std::chrono::steady_clock;

@@ -30,10 +30,12 @@ void step(WorldState& state, float dt) {
 
     t = StageClock::now();
     refitProxies(state, dt);
+    void* const broadPhaseUpdate = startBroadPhaseUpdate(state);
     state.stats.refitMs = millisecondsSince(t);
 
     t = StageClock::now();
     sleepAndFinish(state, dt);
+    finishBroadPhaseUpdate(state, broadPhaseUpdate);
     state.stats.sleepMs = millisecondsSince(t);
 
     state.stats.bodies = state.bodyCount;
