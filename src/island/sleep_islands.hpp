@@ -10,8 +10,8 @@
 //   a rested island sleeps unless one of its bodies keeps it awake
 //
 // That is the island rule: a whole island (all links) holds a restless body exactly when the part
-// of it that rested touches one. A pile that is still being hit has few rested bodies, so few
-// unions: the moving bodies, the most, cost one look each.
+// of it that rested touches one. A link to a body still moving costs a look at two flags, not a
+// union: the fewer bodies have rested, the fewer unions.
 //
 // With workers, the links are joined in pieces at once: a root is linked by compare-and-swap,
 // which fails (and the union retries from the new roots) when another worker linked it first.
@@ -28,11 +28,10 @@ namespace rigid2d::detail {
 
 /// Scratch and results of findSleepingIslands, by body slot.
 struct SleepIslands {
-    std::vector<std::uint32_t>
-        parent; ///< the smallest slot of its rested island (itself if restless)
-    std::vector<std::uint8_t> rested; ///< has rested for timeToSleep
-    std::vector<std::uint8_t> awake;  ///< keeps its island awake (a root: the island stays awake)
-    std::vector<std::uint8_t> sleeps; ///< its island goes to sleep
+    std::vector<std::uint32_t> parent; ///< its rested island's smallest slot (else itself)
+    std::vector<std::uint8_t> rested;  ///< has rested for timeToSleep
+    std::vector<std::uint8_t> awake;   ///< keeps its island awake (a root: the island stays awake)
+    std::vector<std::uint8_t> sleeps;  ///< its island goes to sleep
 };
 
 /// `links` holds pairs of body slots (2 entries per link, slots < sleepTimes.size(); a slot linked
