@@ -41,8 +41,8 @@ TEST_CASE("islands sleep as a whole") {
 }
 
 TEST_CASE("a moving body keeps awake everything linked to it, however far") {
-    // A chain 0-1-2-3-4-5 of rested bodies but 5, linked in every order: the whole chain stays
-    // awake. Cut the link to 5 and the rest sleeps.
+    // A chain 0-1-2-3-4-5 of rested bodies but 5, its links listed forwards and backwards: the
+    // whole chain stays awake. Cut the link to 5 and the rest sleeps.
     const std::vector<float> times{1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 0.1f};
     std::vector<std::uint32_t> chain{0, 1, 1, 2, 2, 3, 3, 4, 4, 5};
     for (int order = 0; order < 2; ++order) {
