@@ -142,14 +142,19 @@ void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inv
 
 void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float threshold) {
     if (c.restitution == 0.0f) return;
+    // Only points that were closing fast and actually pushed bounce. Most constraints of a bouncy
+    // scene have none (resting, sliding or speculative): their bodies are not even read.
+    const auto bounces = [&](const SolverPoint& p) {
+        return !(p.approachVelocity > -threshold || p.maxNormalImpulse == 0.0f);
+    };
+    if (std::none_of(c.points, c.points + c.pointCount, bounces)) return;
     SolverState& a = bodies[c.bodyA];
     SolverState& b = bodies[c.bodyB];
     PairVelocity v = PairVelocity::load(a, b);
     const Vec2 n = c.normal;
     for (int i = 0; i < c.pointCount; ++i) {
         SolverPoint& p = c.points[i];
-        // Only points that were closing fast and actually pushed bounce.
-        if (p.approachVelocity > -threshold || p.maxNormalImpulse == 0.0f) continue;
+        if (!bounces(p)) continue;
         const Vec2 dv = v.relative(p);
         const float vn = dot(dv, n);
         float impulse = -p.normalMass * (vn + c.restitution * p.approachVelocity);
