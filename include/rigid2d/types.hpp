@@ -84,7 +84,9 @@ struct WorldDef {
     float restitutionThreshold = 1.0f;
     /// m/s. Contacts that begin with at least this approach speed produce a hit event.
     float hitEventThreshold = 1.0f;
-    /// m. Fat-AABB margin: a proxy moves in the broad phase only when its shape leaves its fat box.
+    /// m. Fat-AABB margin: a proxy moves in the broad phase only when its shape leaves its fat box,
+    /// its bounds grown by this margin and stretched along one step of the body's velocity (by
+    /// at most four margins).
     float aabbMargin = 0.1f;
     /// m. Shapes closer than this get a speculative contact point so they meet without overlap.
     float speculativeDistance = 0.02f;
