@@ -12,6 +12,24 @@ namespace {
 constexpr std::int32_t kBodiesPerPiece = 2048;
 constexpr std::int32_t kLinksPerPiece = 2048;
 
+/// A value that workers share (kShared) is read and written through relaxed atomics: every
+/// result below is the same whatever order the writes land in.
+template <bool kShared, class T>
+[[nodiscard]] T loadShared(T& value) noexcept {
+    if constexpr (kShared)
+        return std::atomic_ref<T>(value).load(std::memory_order_relaxed);
+    else
+        return value;
+}
+
+template <bool kShared, class T>
+void storeShared(T& value, T newValue) noexcept {
+    if constexpr (kShared)
+        std::atomic_ref<T>(value).store(newValue, std::memory_order_relaxed);
+    else
+        value = newValue;
+}
+
 /// The parent array, read and written through atomics when workers share it (kShared). A
 /// non-root's parent only ever moves to another of its ancestors (path halving), so a worker that
 /// reads an older parent still climbs its own tree; parent[i] <= i always, so every climb ends.
@@ -20,16 +38,10 @@ struct Forest {
     std::uint32_t* parent;
 
     [[nodiscard]] std::uint32_t load(std::uint32_t i) const noexcept {
-        if constexpr (kShared)
-            return std::atomic_ref<std::uint32_t>(parent[i]).load(std::memory_order_relaxed);
-        else
-            return parent[i];
+        return loadShared<kShared>(parent[i]);
     }
     void store(std::uint32_t i, std::uint32_t value) const noexcept {
-        if constexpr (kShared)
-            std::atomic_ref<std::uint32_t>(parent[i]).store(value, std::memory_order_relaxed);
-        else
-            parent[i] = value;
+        storeShared<kShared>(parent[i], value);
     }
     /// Puts root `child` under `root` (< child); false if child stopped being a root first.
     [[nodiscard]] bool link(std::uint32_t child, std::uint32_t root) const noexcept {
@@ -70,18 +82,7 @@ struct Forest {
 /// A flag only ever set to 1, so the order of the writes does not matter.
 template <bool kShared>
 void raise(std::uint8_t& flag) noexcept {
-    if constexpr (kShared)
-        std::atomic_ref<std::uint8_t>(flag).store(1, std::memory_order_relaxed);
-    else
-        flag = 1;
-}
-
-template <bool kShared>
-[[nodiscard]] std::uint8_t read(std::uint8_t& flag) noexcept {
-    if constexpr (kShared)
-        return std::atomic_ref<std::uint8_t>(flag).load(std::memory_order_relaxed);
-    else
-        return flag;
+    storeShared<kShared>(flag, std::uint8_t{1});
 }
 
 template <bool kShared>
@@ -125,7 +126,8 @@ std::size_t findIslands(const WorldDef& def, std::span<const float> sleepTimes,
                         const std::uint32_t root = forest.peekRoot(i);
                         forest.store(i, root);
                         roots += root == i && rested[i] != 0 ? 1 : 0;
-                        if (root != i && read<kShared>(awake[i]) != 0) raise<kShared>(awake[root]);
+                        if (root != i && loadShared<kShared>(awake[i]) != 0)
+                            raise<kShared>(awake[root]);
                     }
                     islands.fetch_add(roots, std::memory_order_relaxed);
                 });
