@@ -102,38 +102,43 @@ TEST_CASE("threads: a full search in pieces finds what one thread finds") {
 }
 
 TEST_CASE("threads: the pairs of many moved proxies, queried in pieces, are those of one thread") {
-    // 1200 of 6000 moved: enough to be cut, too few for a full search in most kinds.
+    // 1200 of 6000 moved: enough to be cut, too few for a full search in most kinds. 300 moved:
+    // cut into fewer pieces than the workers ask for, each still worth a hand-over.
     const std::vector<AABB> boxes = mixedBoxes(11);
-    const auto pairsOf = [&](BroadPhaseType type, const WorldDef* workers) {
-        std::unique_ptr<BroadPhase> bp = makeBroadPhase(type);
-        if (workers != nullptr) static_cast<detail::BuiltInBroadPhase&>(*bp).setWorkers(workers);
-        std::vector<ProxyId> ids;
-        for (std::size_t i = 0; i < boxes.size(); ++i) ids.push_back(bp->insert(boxes[i], i));
-        std::vector<ProxyId> moved;
-        for (std::size_t i = 0; i < boxes.size(); i += 5) moved.push_back(ids[i]);
-        bp->update();
-        std::vector<ProxyPair> pairs;
-        bp->findPairsOf(moved, pairs);
-        return pairs;
-    };
-    const std::vector<ProxyPair> reference = pairsOf(BroadPhaseType::BruteForce, nullptr);
-    REQUIRE(reference.size() > 1000);
-    for (const BroadPhaseType type : kAllBroadPhaseTypes) {
-        CAPTURE(toString(type));
-        ThreadPool pool(2);
-        WorldDef pooled;
-        pool.attach(pooled);
-        CHECK(pairsOf(type, &pooled) == reference);
-        testing::ShuffledScheduler scheduler(3, 5);
+    for (const std::size_t stride : {std::size_t{5}, std::size_t{20}}) {
+        CAPTURE(stride);
+        const auto pairsOf = [&](BroadPhaseType type, const WorldDef* workers) {
+            std::unique_ptr<BroadPhase> bp = makeBroadPhase(type);
+            if (workers != nullptr)
+                static_cast<detail::BuiltInBroadPhase&>(*bp).setWorkers(workers);
+            std::vector<ProxyId> ids;
+            for (std::size_t i = 0; i < boxes.size(); ++i) ids.push_back(bp->insert(boxes[i], i));
+            std::vector<ProxyId> moved;
+            for (std::size_t i = 0; i < boxes.size(); i += stride) moved.push_back(ids[i]);
+            bp->update();
+            std::vector<ProxyPair> pairs;
+            bp->findPairsOf(moved, pairs);
+            return pairs;
+        };
+        const std::vector<ProxyPair> reference = pairsOf(BroadPhaseType::BruteForce, nullptr);
+        REQUIRE(reference.size() > 5000 / stride);
+        for (const BroadPhaseType type : kAllBroadPhaseTypes) {
+            CAPTURE(toString(type));
+            ThreadPool pool(2);
+            WorldDef pooled;
+            pool.attach(pooled);
+            CHECK(pairsOf(type, &pooled) == reference);
+            testing::ShuffledScheduler scheduler(3, 5);
+            WorldDef shuffled;
+            scheduler.attach(shuffled);
+            CHECK(pairsOf(type, &shuffled) == reference);
+            CHECK(scheduler.unfinished() == 0);
+        }
+        // The hash queries in pieces here (a full search pays from 1501 moved).
+        testing::ShuffledScheduler scheduler(3, 6);
         WorldDef shuffled;
         scheduler.attach(shuffled);
-        CHECK(pairsOf(type, &shuffled) == reference);
-        CHECK(scheduler.unfinished() == 0);
+        CHECK(pairsOf(BroadPhaseType::SpatialHash, &shuffled) == reference);
+        CHECK(scheduler.tasks() > 0);
     }
-    // The hash queries in pieces here (a full search pays from 1501 moved).
-    testing::ShuffledScheduler scheduler(3, 6);
-    WorldDef shuffled;
-    scheduler.attach(shuffled);
-    CHECK(pairsOf(BroadPhaseType::SpatialHash, &shuffled) == reference);
-    CHECK(scheduler.tasks() > 0);
 }
