@@ -53,15 +53,25 @@ void refitProxies(WorldState& state, float dt) {
     const std::uint32_t* const awake = state.awakeBodies.data();
     const float margin = state.def.aabbMargin;
     const float maxStretch = kMaxStretch * margin;
-    constexpr std::int32_t kAhead = 4;
+    constexpr std::int32_t kAhead = 8;
     parallelFor(state.def, count, 128, [=](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t i = begin; i < end; ++i) {
             // The awake bodies lie anywhere in the body array, their shapes anywhere in the
-            // shape array: fetched ahead, the bodies twice as far as the first shapes.
+            // shape array: fetched ahead in three steps, each reading what the last brought.
+            // The body's first line; its first shape's first line (all that a circle or box
+            // reads); the rest of that shape if it is polygonal (its vertices, count and radius
+            // span the record). Every shape fetched whole (five lines where a circle reads one)
+            // kept the loop waiting on memory: v3_joint_grid's refit stage (10,000 circles, the
+            // grid's filing included) took 0.405 ms a step, 0.361 this way.
             if (i + 2 * kAhead < end) prefetchBytes(&bodies[awake[i + 2 * kAhead]], kBodyHotBytes);
             if (i + kAhead < end) {
                 const std::uint32_t first = bodies[awake[i + kAhead]].firstShape;
-                if (first != kNullIndex) prefetchRecord<true>(shapes[first]);
+                if (first != kNullIndex) __builtin_prefetch(&shapes[first], 1);
+            }
+            if (i + kAhead / 2 < end) {
+                const std::uint32_t first = bodies[awake[i + kAhead / 2]].firstShape;
+                if (first != kNullIndex && isPolygonal(shapes[first].type))
+                    prefetchRecord(shapes[first]);
             }
             const Body& body = bodies[awake[i]];
             std::uint32_t renewed = 0;
