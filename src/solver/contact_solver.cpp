@@ -218,25 +218,32 @@ struct SubstepSettings {
     return s;
 }
 
-// Colours the revolute joints (scratch.movable must be filled); lists the joints left for the
-// scalar solve in scratch.scalarJoints, and completes those of them that hold a point joint's
-// first line only.
-void colourJoints(std::span<JointConstraint> joints, ContactSolverScratch& scratch) {
-    scratch.jointCandidates.clear();
-    scratch.jointBodies.clear();
+// Colours the revolute joints, the summary's candidates (scratch.movable must be filled); lists
+// the joints left for the scalar solve in scratch.scalarJoints, and completes those of them that
+// hold a point joint's first line only.
+void colourJoints(std::span<JointConstraint> joints, const ConstraintSummary& summary,
+                  ContactSolverScratch& scratch) {
+    const std::span<const WideJointCandidate> candidates(summary.jointCandidates);
+#if R2D_ASSERTS_ON
+    std::size_t listed = 0;
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
-        const WideJointKind kind = joints[i].wideKind;
-        if (kind == WideJointKind::None) continue;
-        scratch.jointCandidates.push_back({i, kind});
-        scratch.jointBodies.push_back({joints[i].bodyA, joints[i].bodyB});
+        if (joints[i].wideKind == WideJointKind::None) continue;
+        R2D_ASSERT(listed < candidates.size() && candidates[listed].joint == i &&
+                       candidates[listed].kind == joints[i].wideKind &&
+                       summary.jointBodies[listed].a == joints[i].bodyA &&
+                       summary.jointBodies[listed].b == joints[i].bodyB,
+                   "the summary's joint candidates are not those of the joints");
+        ++listed;
     }
-    colourConstraints(scratch.jointBodies, scratch.movable, scratch.bodyColours,
+    R2D_ASSERT(listed == candidates.size() && summary.jointBodies.size() == listed,
+               "the summary lists joints that are not candidates");
+#endif
+    colourConstraints(summary.jointBodies, scratch.movable, scratch.bodyColours,
                       scratch.jointColouring);
     scratch.scalarJoints.clear();
     std::size_t next = 0; // the next candidate, in array order as the joints
     for (std::uint32_t i = 0; i < joints.size(); ++i) {
-        const bool candidate =
-            next < scratch.jointCandidates.size() && scratch.jointCandidates[next].joint == i;
+        const bool candidate = next < candidates.size() && candidates[next].joint == i;
         const bool wide = candidate && scratch.jointColouring.colourOf[next] != kContactColourCount;
         if (candidate) ++next;
         if (wide) continue;
@@ -356,6 +363,7 @@ struct SoftStep {
     const SubstepSettings& s;
     const PrepareContext& context;
     bool bouncy = false;
+    std::span<const WideJointCandidate> jointCandidates; ///< ConstraintSummary's
 };
 
 // Packs the blocks of width W, lists the stages and runs them with `kernels`.
@@ -369,8 +377,8 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     const float push = step.settings.maxContactPushSpeed;
     layOutWideContacts<W>(scratch.colouring, scratch.contactBlocks);
     blocks.contacts.resize(scratch.contactBlocks.start[kContactColourCount]);
-    packWideJoints<W>(joints, scratch.jointCandidates, scratch.jointColouring, s.joint,
-                      blocks.points, blocks.revolutes, scratch.pointBlocks, scratch.revoluteBlocks);
+    packWideJoints<W>(joints, step.jointCandidates, scratch.jointColouring, s.joint, blocks.points,
+                      blocks.revolutes, scratch.pointBlocks, scratch.revoluteBlocks);
     const std::span<WideContact<W>> wide(blocks.contacts);
     const std::span<WideJoint<W>> wideJoints(blocks.points);
     const std::span<WideRevolute<W>> wideRevolutes(blocks.revolutes);
@@ -477,6 +485,16 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
 
 } // namespace
 
+void summarizeJoints(std::span<const JointConstraint> joints, ConstraintSummary& summary) {
+    summary.jointCandidates.clear();
+    summary.jointBodies.clear();
+    for (std::uint32_t i = 0; i < joints.size(); ++i) {
+        if (joints[i].wideKind == WideJointKind::None) continue;
+        summary.jointCandidates.push_back({i, joints[i].wideKind});
+        summary.jointBodies.push_back({joints[i].bodyA, joints[i].bodyB});
+    }
+}
+
 void summarizeConstraints(std::span<const ContactConstraint> constraints,
                           ConstraintSummary& summary) {
     summary.bodies.resize(constraints.size());
@@ -507,10 +525,12 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
         scratch.jointed.clear();
     const PrepareContext context{bodies,         motions, s.contact, s.stiff, settings.maxMassRatio,
                                  scratch.jointed};
-    colourJoints(joints, scratch);
+    colourJoints(joints, summary, scratch);
     for (const std::uint32_t j : scratch.scalarJoints) prepareJoint(joints[j], s.joint);
 
-    const SoftStep step{bodies, motions, joints, constraints, settings, s, context, summary.bouncy};
+    const SoftStep step{bodies,      motions,        joints,
+                        constraints, settings,       s,
+                        context,     summary.bouncy, summary.jointCandidates};
     scratch.path = solverSimdPath();
     if (scratch.kernels8 != nullptr) {
         runSoftStep(step, *scratch.kernels8, scratch.wide8, scratch, scheduler);

@@ -81,11 +81,19 @@ struct WideBlocks {
 struct ConstraintSummary {
     std::vector<ConstraintBodies> bodies; ///< per constraint, in the same order
     bool bouncy = false;                  ///< some constraint has a restitution
+    /// The joints the wide loops may take (WideJointKind other than None), in joint order, and
+    /// their body slots: what the joints' colouring reads, listed as the gather writes the joints
+    /// instead of read back from them (a 192-byte record a joint).
+    std::vector<WideJointCandidate> jointCandidates;
+    std::vector<ConstraintBodies> jointBodies;
 };
 
 /// The summary of `constraints` in one pass, for callers without a gather of their own.
 void summarizeConstraints(std::span<const ContactConstraint> constraints,
                           ConstraintSummary& summary);
+
+/// The joints' part of the summary in one pass, for callers without a gather of their own.
+void summarizeJoints(std::span<const JointConstraint> joints, ConstraintSummary& summary);
 
 /// Working memory of the coloured solve, kept between steps so that a warm step does not
 /// allocate.
@@ -95,11 +103,9 @@ struct ContactSolverScratch {
     std::vector<std::uint8_t> jointed; ///< PrepareContext::jointed
     std::vector<std::uint32_t> bodyColours;
     ContactColouring colouring;
-    // The joints: the revolute joints (candidates) coloured and solved in wide blocks, the plain
-    // ones first, the rest (other kinds, the joints the colouring could not place) one at a time
-    // after them, in array order.
-    std::vector<WideJointCandidate> jointCandidates;
-    std::vector<ConstraintBodies> jointBodies;
+    // The joints: the revolute joints (the summary's candidates) coloured and solved in wide
+    // blocks, the plain ones first, the rest (other kinds, the joints the colouring could not
+    // place) one at a time after them, in array order.
     ContactColouring jointColouring;
     std::vector<std::uint32_t> scalarJoints;
     ColourBlocks contactBlocks, pointBlocks, revoluteBlocks;

@@ -34,6 +34,10 @@ void gatherJoints(WorldState& state) {
     // value-initialising each record first compiled to `rep stos`, a tenth of the gather of
     // v3_joint_grid's 19,794 joints. (Only records past the last step's count are made new.)
     std::vector<JointConstraint>& constraints = state.jointConstraints;
+    // The colouring's list of the joints the wide loops may take, written here with the joints.
+    ConstraintSummary& summary = state.solverScratch.summary;
+    summary.jointCandidates.clear();
+    summary.jointBodies.clear();
     std::size_t used = 0;
     const auto jointCount = static_cast<std::uint32_t>(state.joints.size());
     for (std::uint32_t j = 0; j < jointCount; ++j) {
@@ -60,6 +64,10 @@ void gatherJoints(WorldState& state) {
         c.wideKind = wideJointKind(joint.type, joint.params, joint.impulses);
         c.bodyA = slotA;
         c.bodyB = slotB;
+        if (c.wideKind != WideJointKind::None) {
+            summary.jointCandidates.push_back({static_cast<std::uint32_t>(used - 1), c.wideKind});
+            summary.jointBodies.push_back({slotA, slotB});
+        }
         c.mB = slotB != 0 ? b.invMass : 0.0f;
         c.iB = slotB != 0 ? b.invInertia : 0.0f;
         c.frameB = rotate(b.rot, joint.localAnchorB - b.localCenter);

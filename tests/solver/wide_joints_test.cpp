@@ -151,8 +151,10 @@ TEST_CASE("the wide coloured joint solve equals the sequential solve in its orde
             }
             ContactSolverScratch scratch;
             scratch.kernels8 = variant.kernels8;
-            solveSoftStep(wide.states, wide.motions, wide.joints, {}, ConstraintSummary{},
-                          settings(), scratch);
+            ConstraintSummary summary;
+            summarizeJoints(wide.joints, summary);
+            REQUIRE(!summary.jointCandidates.empty());
+            solveSoftStep(wide.states, wide.motions, wide.joints, {}, summary, settings(), scratch);
             // The solve order: the point blocks lane by lane, the other revolute blocks, then the
             // scalar joints.
             REQUIRE(scratch.path == variant.path);
