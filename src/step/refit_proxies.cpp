@@ -58,7 +58,7 @@ void refitProxies(WorldState& state, float dt) {
         for (std::int32_t i = begin; i < end; ++i) {
             // The awake bodies lie anywhere in the body array, their shapes anywhere in the
             // shape array: fetched ahead in three steps, each reading what the last brought.
-            // The body's first line; its first shape's first line (all that a circle or box
+            // The body's hot fields; its first shape's first line (all that a circle or box
             // reads); the rest of that shape if it is polygonal (its vertices, count and radius
             // span the record). Every shape fetched whole (five lines where a circle reads one)
             // kept the loop waiting on memory: v3_joint_grid's refit stage (10,000 circles, the
