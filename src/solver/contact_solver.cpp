@@ -225,18 +225,19 @@ void colourJoints(std::span<JointConstraint> joints, const ConstraintSummary& su
                   ContactSolverScratch& scratch) {
     const std::span<const WideJointCandidate> candidates(summary.jointCandidates);
 #if R2D_ASSERTS_ON
-    std::size_t listed = 0;
-    for (std::uint32_t i = 0; i < joints.size(); ++i) {
-        if (joints[i].wideKind == WideJointKind::None) continue;
-        R2D_ASSERT(listed < candidates.size() && candidates[listed].joint == i &&
-                       candidates[listed].kind == joints[i].wideKind &&
-                       summary.jointBodies[listed].a == joints[i].bodyA &&
-                       summary.jointBodies[listed].b == joints[i].bodyB,
-                   "the summary's joint candidates are not those of the joints");
-        ++listed;
-    }
-    R2D_ASSERT(listed == candidates.size() && summary.jointBodies.size() == listed,
-               "the summary lists joints that are not candidates");
+    ConstraintSummary expected;
+    summarizeJoints(joints, expected);
+    R2D_ASSERT(std::equal(candidates.begin(), candidates.end(), expected.jointCandidates.begin(),
+                          expected.jointCandidates.end(),
+                          [](const WideJointCandidate& x, const WideJointCandidate& y) {
+                              return x.joint == y.joint && x.kind == y.kind;
+                          }) &&
+                   std::equal(summary.jointBodies.begin(), summary.jointBodies.end(),
+                              expected.jointBodies.begin(), expected.jointBodies.end(),
+                              [](const ConstraintBodies& x, const ConstraintBodies& y) {
+                                  return x.a == y.a && x.b == y.b;
+                              }),
+               "the summary's joint candidates are not those of the joints");
 #endif
     colourConstraints(summary.jointBodies, scratch.movable, scratch.bodyColours,
                       scratch.jointColouring);
@@ -488,11 +489,7 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
 void summarizeJoints(std::span<const JointConstraint> joints, ConstraintSummary& summary) {
     summary.jointCandidates.clear();
     summary.jointBodies.clear();
-    for (std::uint32_t i = 0; i < joints.size(); ++i) {
-        if (joints[i].wideKind == WideJointKind::None) continue;
-        summary.jointCandidates.push_back({i, joints[i].wideKind});
-        summary.jointBodies.push_back({joints[i].bodyA, joints[i].bodyB});
-    }
+    for (std::uint32_t i = 0; i < joints.size(); ++i) listJointCandidate(summary, i, joints[i]);
 }
 
 void summarizeConstraints(std::span<const ContactConstraint> constraints,

@@ -92,6 +92,15 @@ struct ConstraintSummary {
 void summarizeConstraints(std::span<const ContactConstraint> constraints,
                           ConstraintSummary& summary);
 
+/// Lists `joint` (at `index` of the joints) in the summary if the wide loops may take it: how the
+/// gather, as it writes each joint, and summarizeJoints build the joints' part alike.
+inline void listJointCandidate(ConstraintSummary& summary, std::uint32_t index,
+                               const JointConstraint& joint) {
+    if (joint.wideKind == WideJointKind::None) return;
+    summary.jointCandidates.push_back({index, joint.wideKind});
+    summary.jointBodies.push_back({joint.bodyA, joint.bodyB});
+}
+
 /// The joints' part of the summary in one pass, for callers without a gather of their own.
 void summarizeJoints(std::span<const JointConstraint> joints, ConstraintSummary& summary);
 

@@ -24,7 +24,7 @@ namespace {
     const double a = double{gravityTerm} + double{inverseMass} * double{force};
     return static_cast<float>(std::clamp(a, -kBound, kBound));
 }
-// How far ahead the joint passes fetch records.
+// How far ahead the joint gather fetches records.
 constexpr std::uint32_t kJointsAhead = 8;
 
 // The joints with an awake body, in slot order, with their frames at the start of the step. A
@@ -64,10 +64,7 @@ void gatherJoints(WorldState& state) {
         c.wideKind = wideJointKind(joint.type, joint.params, joint.impulses);
         c.bodyA = slotA;
         c.bodyB = slotB;
-        if (c.wideKind != WideJointKind::None) {
-            summary.jointCandidates.push_back({static_cast<std::uint32_t>(used - 1), c.wideKind});
-            summary.jointBodies.push_back({slotA, slotB});
-        }
+        listJointCandidate(summary, static_cast<std::uint32_t>(used - 1), c);
         c.mB = slotB != 0 ? b.invMass : 0.0f;
         c.iB = slotB != 0 ? b.invInertia : 0.0f;
         c.frameB = rotate(b.rot, joint.localAnchorB - b.localCenter);
