@@ -89,7 +89,8 @@ struct RefitStageScratch {
 
 /// sleep.cpp
 struct SleepStageScratch {
-    std::vector<float> sleepTimes;          ///< by awake index
+    std::vector<float> sleepTimes;          ///< by awake index (written by the solve stage)
+    bool anyRested = false;                 ///< a body has rested for timeToSleep (the same)
     std::vector<std::uint32_t> islandLinks; ///< pairs of awake indices a contact or joint joins
     SleepIslands islands;                   ///< by awake index
 };

@@ -1,7 +1,4 @@
 // Stage 6: islands at rest fall asleep; the step's statistics.
-#include <algorithm>
-#include <atomic>
-
 #include "core/parallel_for.hpp"
 #include "island/sleep_islands.hpp"
 #include "step/stages.hpp"
@@ -9,45 +6,21 @@
 namespace rigid2d::detail {
 
 namespace {
-// Items per piece: each a few nanoseconds of work, a piece tens of microseconds.
-constexpr std::int32_t kBodiesPerPiece = 1024;
+// Links per piece: each a few nanoseconds of work, a piece tens of microseconds.
 constexpr std::int32_t kLinksPerPiece = 2048;
 } // namespace
 
-void sleepAndFinish(WorldState& state, float dt) {
+void sleepAndFinish(WorldState& state) {
     SleepStageScratch& scratch = state.sleepStage;
-    const float linearTolSq = state.def.linearSleepTolerance * state.def.linearSleepTolerance;
-    const float angularTolSq = state.def.angularSleepTolerance * state.def.angularSleepTolerance;
-    const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
-    scratch.sleepTimes.resize(state.awakeBodies.size());
-    // Per solver slot: is the body dynamic (slot 0, static, is not). Compact, so the loop over
-    // constraints below does not read two random body records per constraint.
-    state.slotDynamic.resize(state.awakeBodies.size() + 1);
-    state.slotDynamic[0] = 0;
+    // The bodies' rest clocks ticked as the solve stage wrote them back (RestClock), which also
+    // left sleepTimes, slotDynamic and anyRested.
+    R2D_ASSERT(scratch.sleepTimes.size() == state.awakeBodies.size() &&
+                   state.slotDynamic.size() == state.awakeBodies.size() + 1,
+               "the solve stage left no rest clocks for these bodies");
     const float timeToSleep = state.def.timeToSleep;
-    std::atomic<bool> anyRested{false}; // only ever set: the same for any schedule
-    parallelFor(state.def, count, kBodiesPerPiece,
-                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-                    bool rested = false;
-                    for (auto i = static_cast<std::uint32_t>(begin);
-                         i < static_cast<std::uint32_t>(end); ++i) {
-                        Body& body = state.bodies[state.awakeBodies[i]];
-                        state.slotDynamic[i + 1] = body.type == BodyType::Dynamic ? 1 : 0;
-                        const Vec2 v = body.linearVelocity;
-                        const float w = body.angularVelocity;
-                        if (!body.enableSleep || v.x * v.x + v.y * v.y > linearTolSq ||
-                            w * w > angularTolSq)
-                            body.sleepTime = 0.0f;
-                        else
-                            body.sleepTime += dt;
-                        scratch.sleepTimes[i] = body.sleepTime;
-                        rested = rested || !(body.sleepTime < timeToSleep);
-                    }
-                    if (rested) anyRested.store(true, std::memory_order_relaxed);
-                });
     // An island sleeps only when every body in it has rested long enough: with none rested, no
     // island can, and the islands are not worth finding (a pile in motion, a tumbler, a smash).
-    if (!anyRested.load(std::memory_order_relaxed)) {
+    if (!scratch.anyRested) {
         state.stats.islands = 0;
         return;
     }

@@ -421,13 +421,23 @@ void storeContactImpulses(WorldState& state) {
 }
 
 // The bodies' new velocities and positions; lists the slots of those that had to be reset in
-// `resetSlots`, ascending.
-void storeBodies(WorldState& state, std::vector<std::uint32_t>& resetSlots) {
+// `resetSlots`, ascending. Each body's rest clock ticks here too, with the record in cache
+// (RestClock), and the sleep stage's per-slot arrays are written.
+void storeBodies(WorldState& state, float dt, std::vector<std::uint32_t>& resetSlots) {
     std::mutex resetMutex; // taken only in the last resort
     const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
     constexpr auto kAhead = static_cast<std::int32_t>(kBodiesAhead);
+    SleepStageScratch& sleep = state.sleepStage;
+    sleep.sleepTimes.resize(state.awakeBodies.size());
+    // Per solver slot: is the body dynamic (slot 0, static, is not). Compact, so that the sleep
+    // stage's loop over constraints does not read two random body records per constraint.
+    state.slotDynamic.resize(state.awakeBodies.size() + 1);
+    state.slotDynamic[0] = 0;
+    const RestClock clock(state.def, dt);
+    std::atomic<bool> anyRested{false}; // only ever set: the same for any schedule
     parallelFor(state.def, count, kBodiesPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    bool rested = false;
                     for (std::int32_t i = begin; i < end; ++i) {
                         if (i + kAhead < end)
                             prefetchRecord<true>(state.bodies[state.awakeBodies[i + kAhead]]);
@@ -437,8 +447,13 @@ void storeBodies(WorldState& state, std::vector<std::uint32_t>& resetSlots) {
                             const std::lock_guard<std::mutex> lock(resetMutex);
                             resetSlots.push_back(slot);
                         }
+                        rested = clock.tick(body) || rested;
+                        sleep.sleepTimes[static_cast<std::size_t>(i)] = body.sleepTime;
+                        state.slotDynamic[slot] = body.type == BodyType::Dynamic ? 1 : 0;
                     }
+                    if (rested) anyRested.store(true, std::memory_order_relaxed);
                 });
+    sleep.anyRested = anyRested.load(std::memory_order_relaxed);
     std::sort(resetSlots.begin(), resetSlots.end());
 }
 } // namespace
@@ -481,7 +496,7 @@ void solve(WorldState& state, float dt) {
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
     storeContactImpulses(state);
     std::vector<std::uint32_t> resetSlots; // allocates only in the last resort
-    storeBodies(state, resetSlots);
+    storeBodies(state, dt, resetSlots);
     state.stats.resetBodies = resetSlots.size();
     if (!resetSlots.empty()) [[unlikely]]
         dropImpulsesOfResetBodies(state, resetSlots);

@@ -8,7 +8,8 @@
 //   updateContacts  contacts whose fat boxes parted are dropped; the narrow phase; begin, end and
 //                   sensor events
 //   solve           awake bodies gathered into dense solver arrays; the soft step; impulses back
-//                   into the manifolds; hit events; bodies written back
+//                   into the manifolds; hit events; bodies written back, their rest clocks
+//                   ticked
 //   solveContinuous bullets, and bodies whose path left their fat boxes, swept against static
 //                   shapes
 //   refitProxies    fat boxes of awake shapes that left them, proxies moved
@@ -35,7 +36,30 @@ void refitProxies(WorldState& state, float dt);
 /// (returns the task's handle, for finishBroadPhaseUpdate once the sleep stage is done).
 [[nodiscard]] void* startBroadPhaseUpdate(WorldState& state);
 void finishBroadPhaseUpdate(const WorldState& state, void* handle);
-void sleepAndFinish(WorldState& state, float dt);
+void sleepAndFinish(WorldState& state);
+
+/// The sleep stage's clock of one body, ticked by the solve stage as it writes the body back
+/// (its record is then in cache; a pass of its own fetched every awake body again): how long the
+/// body has been slower than the sleep tolerances, 0 once it is not.
+struct RestClock {
+    float linearTolSq, angularTolSq, dt, timeToSleep;
+
+    explicit RestClock(const WorldDef& def, float stepDt) noexcept
+        : linearTolSq(def.linearSleepTolerance * def.linearSleepTolerance),
+          angularTolSq(def.angularSleepTolerance * def.angularSleepTolerance), dt(stepDt),
+          timeToSleep(def.timeToSleep) {}
+
+    /// Updates body.sleepTime from its new velocity; true if it has now rested long enough.
+    bool tick(Body& body) const noexcept {
+        const Vec2 v = body.linearVelocity;
+        const float w = body.angularVelocity;
+        if (!body.enableSleep || v.x * v.x + v.y * v.y > linearTolSq || w * w > angularTolSq)
+            body.sleepTime = 0.0f;
+        else
+            body.sleepTime += dt;
+        return !(body.sleepTime < timeToSleep);
+    }
+};
 
 using StageClock = std::chrono::steady_clock;
 [[nodiscard]] inline float millisecondsSince(StageClock::time_point start) {

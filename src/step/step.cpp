@@ -34,7 +34,7 @@ void step(WorldState& state, float dt) {
     state.stats.refitMs = millisecondsSince(t);
 
     t = StageClock::now();
-    sleepAndFinish(state, dt);
+    sleepAndFinish(state);
     finishBroadPhaseUpdate(state, broadPhaseUpdate);
     state.stats.sleepMs = millisecondsSince(t);
 
