@@ -22,7 +22,7 @@ struct ContactEndEvent {
 struct ContactHitEvent {
     ShapeId shapeA;
     ShapeId shapeB;
-    Vec2 point{};          ///< m, world frame
+    Vec2 point{};          ///< m, world frame: the contact point as the step found it
     Vec2 normal{};         ///< from A to B
     float approachSpeed{}; ///< m/s, > 0
 };

@@ -131,9 +131,11 @@ struct ContactSolverScratch {
     std::vector<SoftStepStage> stages;
     ParallelStages runner;
     // The step's gather and write-back around the solve (step/solve.cpp): where each segment of
-    // the contact array starts among the constraints, and which constraints report a hit event.
+    // the contact array starts among the constraints; which constraints report a hit event; the
+    // slots of the bodies the write-back had to reset.
     std::vector<std::uint32_t> segmentStarts;
     std::vector<std::uint8_t> hitEvents;
+    std::vector<std::uint32_t> resetSlots;
 };
 
 /// Loads a constraint's points from a manifold (anchors, separation, warm-start impulses).

@@ -381,45 +381,6 @@ void gatherConstraints(WorldState& state) {
     return best;
 }
 
-// Impulses back into the persistent manifolds (warm starting next step); marks the constraints
-// whose contact reports a hit event.
-void storeContactImpulses(WorldState& state) {
-    std::vector<std::uint8_t>& hits = state.solverScratch.hitEvents;
-    hits.resize(state.activeConstraints.size());
-    const auto count = static_cast<std::int32_t>(state.activeConstraints.size());
-    parallelFor(state.def, count, kConstraintsPerPiece,
-                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-                    for (std::int32_t k = begin; k < end; ++k) {
-                        const ContactConstraint& constraint = state.activeConstraints[k];
-                        Contact& contact = state.contacts[constraint.contact];
-                        Manifold& manifold = contact.manifold;
-                        for (int i = 0; i < constraint.pointCount; ++i) {
-                            const SolverPoint& p = constraint.points[i];
-                            ManifoldPoint& mp = manifold.points[i];
-                            mp.normalImpulse = p.normalImpulse;
-                            mp.tangentImpulse = p.tangentImpulse;
-                            mp.maxNormalImpulse = p.maxNormalImpulse;
-                            mp.approachSpeed = -p.approachVelocity;
-                        }
-                        float bestSpeed;
-                        hits[static_cast<std::size_t>(k)] =
-                            contact.reportHitEvents && hardestHit(constraint, bestSpeed) >= 0 &&
-                            bestSpeed >= state.def.hitEventThreshold;
-                    }
-                });
-    // The events in constraint (contact) order, on the calling thread.
-    for (std::size_t k = nextMarked(hits, 0); k < hits.size(); k = nextMarked(hits, k + 1)) {
-        const ContactConstraint& constraint = state.activeConstraints[k];
-        const Contact& contact = state.contacts[constraint.contact];
-        float bestSpeed;
-        const int best = hardestHit(constraint, bestSpeed);
-        const Body& bodyA = state.bodies[contact.edges[0].body];
-        state.hitEvents.push_back({state.shapeId(contact.shapeA), state.shapeId(contact.shapeB),
-                                   bodyA.center + contact.manifold.points[best].anchorA,
-                                   contact.manifold.normal, bestSpeed});
-    }
-}
-
 // The bodies' new velocities and positions; lists the slots of those that had to be reset in
 // `resetSlots`, ascending. Each body's rest clock ticks here too, with the record in cache
 // (RestClock), and the sleep stage's per-slot arrays are written.
@@ -458,6 +419,49 @@ void storeBodies(WorldState& state, float dt, std::vector<std::uint32_t>& resetS
 }
 } // namespace
 
+// Nothing reads the manifolds again before the next step's contact stage, and the broad phase's
+// update does not read them: with workers, they are written while one updates the broad phase
+// (step.cpp), where the others would wait for it. A hit's point is the manifold's, where the
+// step found the contact (the bodies have moved on since).
+void storeContactImpulses(WorldState& state) {
+    std::vector<std::uint8_t>& hits = state.solverScratch.hitEvents;
+    hits.resize(state.activeConstraints.size());
+    const auto count = static_cast<std::int32_t>(state.activeConstraints.size());
+    parallelFor(state.def, count, kConstraintsPerPiece,
+                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
+                    for (std::int32_t k = begin; k < end; ++k) {
+                        const ContactConstraint& constraint = state.activeConstraints[k];
+                        Contact& contact = state.contacts[constraint.contact];
+                        Manifold& manifold = contact.manifold;
+                        for (int i = 0; i < constraint.pointCount; ++i) {
+                            const SolverPoint& p = constraint.points[i];
+                            ManifoldPoint& mp = manifold.points[i];
+                            mp.normalImpulse = p.normalImpulse;
+                            mp.tangentImpulse = p.tangentImpulse;
+                            mp.maxNormalImpulse = p.maxNormalImpulse;
+                            mp.approachSpeed = -p.approachVelocity;
+                        }
+                        float bestSpeed;
+                        hits[static_cast<std::size_t>(k)] =
+                            contact.reportHitEvents && hardestHit(constraint, bestSpeed) >= 0 &&
+                            bestSpeed >= state.def.hitEventThreshold;
+                    }
+                });
+    // The events in constraint (contact) order, on the calling thread.
+    for (std::size_t k = nextMarked(hits, 0); k < hits.size(); k = nextMarked(hits, k + 1)) {
+        const ContactConstraint& constraint = state.activeConstraints[k];
+        const Contact& contact = state.contacts[constraint.contact];
+        float bestSpeed;
+        const int best = hardestHit(constraint, bestSpeed);
+        state.hitEvents.push_back({state.shapeId(contact.shapeA), state.shapeId(contact.shapeB),
+                                   contact.manifold.points[best].point, contact.manifold.normal,
+                                   bestSpeed});
+    }
+    const std::span<const std::uint32_t> resetSlots(state.solverScratch.resetSlots);
+    if (!resetSlots.empty()) [[unlikely]]
+        dropImpulsesOfResetBodies(state, resetSlots);
+}
+
 void solve(WorldState& state, float dt) {
     auto t = StageClock::now();
     state.solverBodies.resize(state.awakeBodies.size() + 1);
@@ -494,12 +498,10 @@ void solve(WorldState& state, float dt) {
                   state.activeConstraints, state.solverScratch.summary, settings,
                   state.solverScratch, &state.def);
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
-    storeContactImpulses(state);
-    std::vector<std::uint32_t> resetSlots; // allocates only in the last resort
+    std::vector<std::uint32_t>& resetSlots = state.solverScratch.resetSlots;
+    resetSlots.clear();
     storeBodies(state, dt, resetSlots);
     state.stats.resetBodies = resetSlots.size();
-    if (!resetSlots.empty()) [[unlikely]]
-        dropImpulsesOfResetBodies(state, resetSlots);
     state.stats.solveMs = millisecondsSince(t);
 }
 

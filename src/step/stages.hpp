@@ -7,12 +7,13 @@
 //                   canonical (shape id) order
 //   updateContacts  contacts whose fat boxes parted are dropped; the narrow phase; begin, end and
 //                   sensor events
-//   solve           awake bodies gathered into dense solver arrays; the soft step; impulses back
-//                   into the manifolds; hit events; bodies written back, their rest clocks
-//                   ticked
+//   solve           awake bodies gathered into dense solver arrays; the soft step; joint
+//                   impulses stored; bodies written back, their rest clocks ticked
 //   solveContinuous bullets, and bodies whose path left their fat boxes, swept against static
 //                   shapes
-//   refitProxies    fat boxes of awake shapes that left them, proxies moved
+//   refitProxies    fat boxes of awake shapes that left them, proxies moved; the broad phase's
+//                   update starts, and beside it the contact impulses go back into the
+//                   manifolds (the solve's last part, timed with it); hit events
 //   sleepAndFinish  islands at rest fall asleep; statistics
 
 #include <chrono>
@@ -26,6 +27,9 @@ void step(WorldState& state, float dt);
 void findNewPairs(WorldState& state);
 void updateContacts(WorldState& state, float dt);
 void solve(WorldState& state, float dt);
+/// The solve stage's last part, run beside the broad phase's update: the impulses back into the
+/// persistent manifolds (the next step's warm start), those of reset bodies dropped; hit events.
+void storeContactImpulses(WorldState& state);
 void solveContinuous(WorldState& state);
 /// Whether a shape of the body, swept back along this step's `translation` (the body is already
 /// at the end), leaves the fat box its pairs were found with.

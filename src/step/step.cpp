@@ -34,6 +34,10 @@ void step(WorldState& state, float dt) {
     state.stats.refitMs = millisecondsSince(t);
 
     t = StageClock::now();
+    storeContactImpulses(state);
+    state.stats.solveMs += millisecondsSince(t);
+
+    t = StageClock::now();
     sleepAndFinish(state);
     finishBroadPhaseUpdate(state, broadPhaseUpdate);
     state.stats.sleepMs = millisecondsSince(t);

@@ -42,12 +42,14 @@ TEST_CASE("contact begin, hit and end events") {
     const BodyId ball = createCircle(world, {0.0f, 3.0f}, 0.5f);
     int begins = 0, hits = 0;
     float hitSpeed = 0.0f;
+    Vec2 hitPoint{-1.0f, -1.0f};
     for (int i = 0; i < 120; ++i) {
         world.step(kDefaultTimeStep);
         begins += static_cast<int>(world.contactEvents().begin.size());
         for (const ContactHitEvent& hit : world.contactEvents().hit) {
             ++hits;
             hitSpeed = hit.approachSpeed;
+            hitPoint = hit.point;
             CHECK(hit.normal.y != 0.0f);
         }
     }
@@ -55,6 +57,11 @@ TEST_CASE("contact begin, hit and end events") {
     CHECK(hits == 1);
     // Fell 2.5 m: v = sqrt(2 g h) ≈ 7.07 m/s.
     CHECK(hitSpeed == doctest::Approx(7.07f).epsilon(0.05));
+    // The point is the contact's as the step found it: under the ball, midway between its surface
+    // and the floor's (y = 0), which were less than one step of the fall apart (0.12 m).
+    CHECK(hitPoint.x == doctest::Approx(0.0f));
+    CHECK(hitPoint.y >= 0.0f);
+    CHECK(hitPoint.y < 0.06f);
     world.destroyBody(ball);
     world.step(kDefaultTimeStep);
     CHECK(world.contactEvents().end.size() == 1);
