@@ -441,10 +441,12 @@ void storeContactImpulses(WorldState& state) {
                             mp.maxNormalImpulse = p.maxNormalImpulse;
                             mp.approachSpeed = -p.approachVelocity;
                         }
+                        // The flag last: it lies on another line of the contact, read only
+                        // for a hit hard enough.
                         float bestSpeed;
                         hits[static_cast<std::size_t>(k)] =
-                            contact.reportHitEvents && hardestHit(constraint, bestSpeed) >= 0 &&
-                            bestSpeed >= state.def.hitEventThreshold;
+                            hardestHit(constraint, bestSpeed) >= 0 &&
+                            bestSpeed >= state.def.hitEventThreshold && contact.reportHitEvents;
                     }
                 });
     // The events in constraint (contact) order, on the calling thread.
