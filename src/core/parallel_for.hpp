@@ -14,6 +14,7 @@
 #include <cstring>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 #include "core/assert.hpp"
 #include "rigid2d/types.hpp"
@@ -25,36 +26,63 @@ namespace rigid2d::detail {
     return def.workerCount > 1 && def.enqueueTask != nullptr && def.finishTask != nullptr;
 }
 
-/// Calls body(begin, end, workerIndex) over pieces that cover [0, count) exactly once, each piece
-/// at least `minRange` items long (but the last), workerIndex in [0, def.workerCount). Returns
-/// when every piece has run. `minRange` is what one piece must hold to be worth a hand-over.
+/// A parallelFor (below) begun at construction and finished by finish(): in between, the calling
+/// thread may do other work while the scheduler's workers take the pieces. Without workers, or
+/// with too few items for a hand-over, the body runs at once, in the constructor. `body` must
+/// outlive the task.
 template <class Body>
-void parallelFor(const WorldDef& def, std::int32_t count, std::int32_t minRange, Body&& body) {
-    if (count <= 0) return;
-    minRange = std::max(minRange, std::int32_t{1});
-    if (!runsInParallel(def) || count <= minRange) {
-        body(std::int32_t{0}, count, std::int32_t{0});
-        return;
+class ParallelFor {
+public:
+    ParallelFor(const WorldDef& def, std::int32_t count, std::int32_t minRange, Body& body)
+        : m_def(def), m_call{&body, def.workerCount} {
+        if (count <= 0) return;
+        minRange = std::max(minRange, std::int32_t{1});
+        if (!runsInParallel(def) || count <= minRange) {
+            body(std::int32_t{0}, count, std::int32_t{0});
+            return;
+        }
+        // About four pieces per worker: enough for a scheduler to even out pieces of unequal
+        // cost, few enough that handing them over costs little.
+        const std::int32_t pieces = 4 * def.workerCount;
+        const std::int32_t range = std::max(minRange, (count + pieces - 1) / pieces);
+        m_handle = def.enqueueTask(&run, count, range, &m_call, def.userTaskContext);
     }
-    // About four pieces per worker: enough for a scheduler to even out pieces of unequal cost,
-    // few enough that handing them over costs little.
-    const std::int32_t pieces = 4 * def.workerCount;
-    const std::int32_t range = std::max(minRange, (count + pieces - 1) / pieces);
+    ParallelFor(const ParallelFor&) = delete;
+    ParallelFor& operator=(const ParallelFor&) = delete;
+    ~ParallelFor() { finish(); }
+
+    /// Returns when every piece has run.
+    void finish() {
+        if (m_handle != nullptr)
+            m_def.finishTask(std::exchange(m_handle, nullptr), m_def.userTaskContext);
+    }
+
+private:
     struct Call {
-        std::remove_reference_t<Body>* body;
+        Body* body;
         std::int32_t workerCount;
-    } call{&body, def.workerCount};
-    TaskFunction* run = [](std::int32_t begin, std::int32_t end, std::int32_t worker,
-                           void* context) {
+    };
+    static void run(std::int32_t begin, std::int32_t end, std::int32_t worker, void* context) {
         const Call& c = *static_cast<const Call*>(context);
         // Per-worker scratch is indexed by it: a scheduler that breaks the contract must not
         // write out of bounds, in any build.
         R2D_CHECK(worker >= 0 && worker < c.workerCount,
                   "a scheduler passed a worker index outside [0, WorldDef::workerCount)");
         (*c.body)(begin, end, worker);
-    };
-    void* handle = def.enqueueTask(run, count, range, &call, def.userTaskContext);
-    if (handle != nullptr) def.finishTask(handle, def.userTaskContext);
+    }
+
+    const WorldDef& m_def;
+    Call m_call;
+    void* m_handle = nullptr;
+};
+
+/// Calls body(begin, end, workerIndex) over pieces that cover [0, count) exactly once, each piece
+/// at least `minRange` items long (but the last), workerIndex in [0, def.workerCount). Returns
+/// when every piece has run. `minRange` is what one piece must hold to be worth a hand-over.
+template <class Body>
+void parallelFor(const WorldDef& def, std::int32_t count, std::int32_t minRange, Body&& body) {
+    ParallelFor<std::remove_reference_t<Body>> task(def, count, minRange, body);
+    task.finish();
 }
 
 /// The first index from `from` on whose flag is not 0, or flags.size(): how a serial pass after a

@@ -118,24 +118,4 @@ void refitProxies(WorldState& state, float dt) {
     }
 }
 
-// The batch of moves is over: queries between steps (and the next pair search) read a structure
-// that is up to date. The update (a grid's filing, a tree's rebuild) reads and writes only the
-// broad phase, and the sleep stage never touches it: with workers, one of them updates a built-in
-// kind while the others find the islands. A broad phase written by the game keeps to the calling
-// thread.
-void* startBroadPhaseUpdate(WorldState& state) {
-    if (state.builtInBroadPhase == nullptr || !runsInParallel(state.def)) {
-        state.broadPhase->update();
-        return nullptr;
-    }
-    TaskFunction* update = [](std::int32_t, std::int32_t, std::int32_t, void* broadPhase) {
-        static_cast<BroadPhase*>(broadPhase)->update();
-    };
-    return state.def.enqueueTask(update, 1, 1, state.broadPhase.get(), state.def.userTaskContext);
-}
-
-void finishBroadPhaseUpdate(const WorldState& state, void* handle) {
-    if (handle != nullptr) state.def.finishTask(handle, state.def.userTaskContext);
-}
-
 } // namespace rigid2d::detail

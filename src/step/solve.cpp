@@ -420,35 +420,44 @@ void storeBodies(WorldState& state, float dt, std::vector<std::uint32_t>& resetS
 } // namespace
 
 // Nothing reads the manifolds again before the next step's contact stage, and the broad phase's
-// update does not read them: with workers, they are written while one updates the broad phase
-// (step.cpp), where the others would wait for it. A hit's point is the manifold's, where the
-// step found the contact (the bodies have moved on since).
-void storeContactImpulses(WorldState& state) {
-    std::vector<std::uint8_t>& hits = state.solverScratch.hitEvents;
-    hits.resize(state.activeConstraints.size());
-    const auto count = static_cast<std::int32_t>(state.activeConstraints.size());
-    parallelFor(state.def, count, kConstraintsPerPiece,
-                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-                    for (std::int32_t k = begin; k < end; ++k) {
-                        const ContactConstraint& constraint = state.activeConstraints[k];
-                        Contact& contact = state.contacts[constraint.contact];
-                        Manifold& manifold = contact.manifold;
-                        for (int i = 0; i < constraint.pointCount; ++i) {
-                            const SolverPoint& p = constraint.points[i];
-                            ManifoldPoint& mp = manifold.points[i];
-                            mp.normalImpulse = p.normalImpulse;
-                            mp.tangentImpulse = p.tangentImpulse;
-                            mp.maxNormalImpulse = p.maxNormalImpulse;
-                            mp.approachSpeed = -p.approachVelocity;
-                        }
-                        // The flag last: it lies on another line of the contact, read only
-                        // for a hit hard enough.
-                        float bestSpeed;
-                        hits[static_cast<std::size_t>(k)] =
-                            hardestHit(constraint, bestSpeed) >= 0 &&
-                            bestSpeed >= state.def.hitEventThreshold && contact.reportHitEvents;
-                    }
-                });
+// update does not read them: the calling thread updates the broad phase while the workers write
+// them (step.cpp). A hit's point is the manifold's, where the step found the contact (the bodies
+// have moved on since).
+void ContactImpulseStore::Pieces::operator()(std::int32_t begin, std::int32_t end,
+                                             std::int32_t) const {
+    std::uint8_t* const hits = state->solverScratch.hitEvents.data();
+    for (std::int32_t k = begin; k < end; ++k) {
+        const ContactConstraint& constraint = state->activeConstraints[k];
+        Contact& contact = state->contacts[constraint.contact];
+        Manifold& manifold = contact.manifold;
+        for (int i = 0; i < constraint.pointCount; ++i) {
+            const SolverPoint& p = constraint.points[i];
+            ManifoldPoint& mp = manifold.points[i];
+            mp.normalImpulse = p.normalImpulse;
+            mp.tangentImpulse = p.tangentImpulse;
+            mp.maxNormalImpulse = p.maxNormalImpulse;
+            mp.approachSpeed = -p.approachVelocity;
+        }
+        // The flag last: it lies on another line of the contact, read only for a hit hard enough.
+        float bestSpeed;
+        hits[k] = hardestHit(constraint, bestSpeed) >= 0 &&
+                  bestSpeed >= state->def.hitEventThreshold && contact.reportHitEvents;
+    }
+}
+
+std::int32_t ContactImpulseStore::constraintCount(WorldState& state) {
+    state.solverScratch.hitEvents.resize(state.activeConstraints.size());
+    return static_cast<std::int32_t>(state.activeConstraints.size());
+}
+
+ContactImpulseStore::ContactImpulseStore(WorldState& state)
+    : m_state(state), m_pieces{&state},
+      m_task(state.def, constraintCount(state), kConstraintsPerPiece, m_pieces) {}
+
+void ContactImpulseStore::finish() {
+    m_task.finish();
+    WorldState& state = m_state;
+    const std::span<const std::uint8_t> hits(state.solverScratch.hitEvents);
     // The events in constraint (contact) order, on the calling thread.
     for (std::size_t k = nextMarked(hits, 0); k < hits.size(); k = nextMarked(hits, k + 1)) {
         const ContactConstraint& constraint = state.activeConstraints[k];

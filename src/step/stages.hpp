@@ -11,13 +11,14 @@
 //                   impulses stored; bodies written back, their rest clocks ticked
 //   solveContinuous bullets, and bodies whose path left their fat boxes, swept against static
 //                   shapes
-//   refitProxies    fat boxes of awake shapes that left them, proxies moved; the broad phase's
-//                   update starts, and beside it the contact impulses go back into the
-//                   manifolds (the solve's last part, timed with it); hit events
+//   refitProxies    fat boxes of awake shapes that left them, proxies moved; then the broad
+//                   phase's update, while the workers write the contact impulses back into the
+//                   manifolds (the solve's last part, timed with it) and list the hit events
 //   sleepAndFinish  islands at rest fall asleep; statistics
 
 #include <chrono>
 
+#include "core/parallel_for.hpp"
 #include "state/world_state.hpp"
 
 namespace rigid2d::detail {
@@ -27,19 +28,31 @@ void step(WorldState& state, float dt);
 void findNewPairs(WorldState& state);
 void updateContacts(WorldState& state, float dt);
 void solve(WorldState& state, float dt);
-/// The solve stage's last part, run beside the broad phase's update: the impulses back into the
-/// persistent manifolds (the next step's warm start), those of reset bodies dropped; hit events.
-void storeContactImpulses(WorldState& state);
+/// The solve stage's last part: the impulses back into the persistent manifolds (the next step's
+/// warm start), those of reset bodies dropped; hit events. Begun on the workers at construction,
+/// so that the calling thread can update the broad phase meanwhile; done by finish().
+class ContactImpulseStore {
+public:
+    explicit ContactImpulseStore(WorldState& state);
+    void finish();
+
+private:
+    struct Pieces {
+        WorldState* state;
+        void operator()(std::int32_t begin, std::int32_t end, std::int32_t worker) const;
+    };
+    static std::int32_t constraintCount(WorldState& state);
+
+    WorldState& m_state;
+    Pieces m_pieces;
+    ParallelFor<const Pieces> m_task;
+};
 void solveContinuous(WorldState& state);
 /// Whether a shape of the body, swept back along this step's `translation` (the body is already
 /// at the end), leaves the fat box its pairs were found with.
 [[nodiscard]] bool pathLeavesFatBoxes(const WorldState& state, const Body& body,
                                       Vec2 translation) noexcept;
 void refitProxies(WorldState& state, float dt);
-/// The broad phase's update after the refit's moves: done at once, or started on a worker
-/// (returns the task's handle, for finishBroadPhaseUpdate once the sleep stage is done).
-[[nodiscard]] void* startBroadPhaseUpdate(WorldState& state);
-void finishBroadPhaseUpdate(const WorldState& state, void* handle);
 void sleepAndFinish(WorldState& state);
 
 /// The sleep stage's clock of one body, ticked by the solve stage as it writes the body back

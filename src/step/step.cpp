@@ -30,16 +30,24 @@ void step(WorldState& state, float dt) {
 
     t = StageClock::now();
     refitProxies(state, dt);
-    void* const broadPhaseUpdate = startBroadPhaseUpdate(state);
     state.stats.refitMs = millisecondsSince(t);
 
+    // The batch of moves is over: the broad phase is brought up to date (a grid's filing, a
+    // tree's rebuild), so that queries between steps and the next pair search read it whole. It
+    // runs on the calling thread, whose cache holds the boxes the refit has just moved, while the
+    // workers write the contact impulses back: the update reads and writes only the broad phase.
     t = StageClock::now();
-    storeContactImpulses(state);
-    state.stats.solveMs += millisecondsSince(t);
+    ContactImpulseStore impulses(state);
+    const float storeMs = millisecondsSince(t);
+    t = StageClock::now();
+    state.broadPhase->update();
+    state.stats.refitMs += millisecondsSince(t);
+    t = StageClock::now();
+    impulses.finish();
+    state.stats.solveMs += storeMs + millisecondsSince(t);
 
     t = StageClock::now();
     sleepAndFinish(state);
-    finishBroadPhaseUpdate(state, broadPhaseUpdate);
     state.stats.sleepMs = millisecondsSince(t);
 
     state.stats.bodies = state.bodyCount;
