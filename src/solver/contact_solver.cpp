@@ -327,10 +327,27 @@ public:
     void addSerial(SoftStepStageKind kind, bool useBias, std::size_t count) {
         add(kind, useBias, 0, count, static_cast<std::int32_t>(count));
     }
+    /// One stage per colour, but a run of small colours (the last few of a greedy colouring,
+    /// each a few blocks) is one stage run whole by one participant, colour after colour, as the
+    /// stages would have run them: a stage ends at a barrier that costs both participants more
+    /// than such a colour's work. The bits are the same.
     void addColours(SoftStepStageKind kind, bool useBias, const ColourBlocks& blocks,
                     std::int32_t minChunk) {
-        for (int k = 0; k < kContactColourCount; ++k)
-            add(kind, useBias, blocks.start[k], blocks.start[k + 1] - blocks.start[k], minChunk);
+        const auto small = [&](int k) {
+            return blocks.start[k + 1] - blocks.start[k] < 4 * static_cast<std::size_t>(minChunk);
+        };
+        for (int k = 0; k < kContactColourCount;) {
+            int end = k + 1;
+            if (small(k)) {
+                while (end < kContactColourCount && small(end)) ++end;
+                const std::size_t count = blocks.start[end] - blocks.start[k];
+                add(kind, useBias, blocks.start[k], count, static_cast<std::int32_t>(count));
+            } else {
+                add(kind, useBias, blocks.start[k], blocks.start[k + 1] - blocks.start[k],
+                    minChunk);
+            }
+            k = end;
+        }
     }
 
 private:
