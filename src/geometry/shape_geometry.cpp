@@ -1,5 +1,6 @@
 #include "geometry/shape_geometry.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "rigid2d/geometry.hpp"
@@ -80,10 +81,12 @@ AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept {
 AABB boundsOf(const Polygon& p, const Transform& xf) noexcept {
     Vec2 lower = transformPoint(xf, p.vertices[0]);
     Vec2 upper = lower;
+    // std::min and std::max, not std::fmin and std::fmax, which are library calls (the refit
+    // bounds every awake polygon each step); the vertices of a shape in a world are finite.
     for (int i = 1; i < p.count; ++i) {
         const Vec2 v = transformPoint(xf, p.vertices[i]);
-        lower = {std::fmin(lower.x, v.x), std::fmin(lower.y, v.y)};
-        upper = {std::fmax(upper.x, v.x), std::fmax(upper.y, v.y)};
+        lower = {std::min(lower.x, v.x), std::min(lower.y, v.y)};
+        upper = {std::max(upper.x, v.x), std::max(upper.y, v.y)};
     }
     const Vec2 r{p.radius, p.radius};
     return {lower - r, upper + r};
