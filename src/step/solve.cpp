@@ -445,6 +445,7 @@ void ContactImpulseStore::Pieces::operator()(std::int32_t begin, std::int32_t en
     }
 }
 
+// Sizes the hit flags before the task begins (it is begun in the constructor's initializers).
 std::int32_t ContactImpulseStore::constraintCount(WorldState& state) {
     state.solverScratch.hitEvents.resize(state.activeConstraints.size());
     return static_cast<std::int32_t>(state.activeConstraints.size());

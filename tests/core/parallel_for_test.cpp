@@ -98,6 +98,47 @@ TEST_CASE("parallelFor on the thread pool covers every item once from every work
     }
 }
 
+TEST_CASE("a ParallelFor runs its pieces between its construction and finish()") {
+    // The test scheduler runs every other task at once and defers the rest to finishTask: the
+    // second is begun but has not run yet.
+    testing::ShuffledScheduler scheduler(4, 3u);
+    WorldDef def;
+    scheduler.attach(def);
+    Visits first(5000);
+    detail::parallelFor(def, 5000, 64, first);
+    CHECK(scheduler.tasks() == 1);
+    Visits deferred(5000);
+    {
+        detail::ParallelFor<Visits> task(def, 5000, 64, deferred);
+        CHECK(scheduler.tasks() == 2);
+        CHECK(scheduler.unfinished() == 1);
+        CHECK(deferred.pieces == 0);
+        task.finish();
+        CHECK(scheduler.unfinished() == 0);
+        CHECK(deferred.eachOnce());
+        task.finish(); // a second finish() does nothing
+    }
+    CHECK(deferred.eachOnce());
+    // Without workers, or too small for two pieces: done in the constructor.
+    Visits small(40);
+    const detail::ParallelFor<Visits> smallTask(def, 40, 64, small);
+    CHECK(small.eachOnce());
+    CHECK(scheduler.tasks() == 2);
+
+    // On the pool, the workers take pieces while the calling thread does other work.
+    ThreadPool pool(2);
+    WorldDef pooled;
+    pool.attach(pooled);
+    Visits visits(100000);
+    detail::ParallelFor<Visits> task(pooled, 100000, 64, visits);
+    std::uint64_t otherWork = 0;
+    for (int i = 0; i < 100000; ++i) otherWork += static_cast<std::uint64_t>(i) * 7u;
+    task.finish();
+    CHECK(otherWork > 0);
+    CHECK(visits.eachOnce());
+    CHECK(visits.highestWorker < 2);
+}
+
 namespace {
 void* enqueueWithBadWorker(TaskFunction* task, std::int32_t itemCount, std::int32_t, void* context,
                            void* workerIndex) {
