@@ -41,6 +41,7 @@ inline constexpr std::uint32_t kColouringBuckets = (kContactColourCount + 1) * k
 struct ConstraintBodies {
     std::uint32_t a = 0;
     std::uint32_t b = 0;
+    bool operator==(const ConstraintBodies&) const = default;
 };
 
 /// Constraint indices grouped by colour: colour k is order[start[k] .. start[k + 1]), the overflow

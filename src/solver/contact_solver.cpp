@@ -227,16 +227,8 @@ void colourJoints(std::span<JointConstraint> joints, const ConstraintSummary& su
 #if R2D_ASSERTS_ON
     ConstraintSummary expected;
     summarizeJoints(joints, expected);
-    R2D_ASSERT(std::equal(candidates.begin(), candidates.end(), expected.jointCandidates.begin(),
-                          expected.jointCandidates.end(),
-                          [](const WideJointCandidate& x, const WideJointCandidate& y) {
-                              return x.joint == y.joint && x.kind == y.kind;
-                          }) &&
-                   std::equal(summary.jointBodies.begin(), summary.jointBodies.end(),
-                              expected.jointBodies.begin(), expected.jointBodies.end(),
-                              [](const ConstraintBodies& x, const ConstraintBodies& y) {
-                                  return x.a == y.a && x.b == y.b;
-                              }),
+    R2D_ASSERT(summary.jointCandidates == expected.jointCandidates &&
+                   summary.jointBodies == expected.jointBodies,
                "the summary's joint candidates are not those of the joints");
 #endif
     colourConstraints(summary.jointBodies, scratch.movable, scratch.bodyColours,
@@ -337,15 +329,12 @@ public:
             return blocks.start[k + 1] - blocks.start[k] < 4 * static_cast<std::size_t>(minChunk);
         };
         for (int k = 0; k < kContactColourCount;) {
+            const bool whole = small(k);
             int end = k + 1;
-            if (small(k)) {
-                while (end < kContactColourCount && small(end)) ++end;
-                const std::size_t count = blocks.start[end] - blocks.start[k];
-                add(kind, useBias, blocks.start[k], count, static_cast<std::int32_t>(count));
-            } else {
-                add(kind, useBias, blocks.start[k], blocks.start[k + 1] - blocks.start[k],
-                    minChunk);
-            }
+            while (whole && end < kContactColourCount && small(end)) ++end;
+            const std::size_t count = blocks.start[end] - blocks.start[k];
+            add(kind, useBias, blocks.start[k], count,
+                whole ? static_cast<std::int32_t>(count) : minChunk);
             k = end;
         }
     }

@@ -54,6 +54,7 @@ struct alignas(4 * W) WideRevolute {
 struct WideJointCandidate {
     std::uint32_t joint;
     WideJointKind kind;
+    bool operator==(const WideJointCandidate&) const = default;
 };
 
 /// Packs the coloured joints W to a block, colour by colour (the overflow list is left

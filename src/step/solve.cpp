@@ -452,12 +452,11 @@ std::int32_t ContactImpulseStore::constraintCount(WorldState& state) {
 }
 
 ContactImpulseStore::ContactImpulseStore(WorldState& state)
-    : m_state(state), m_pieces{&state},
-      m_task(state.def, constraintCount(state), kConstraintsPerPiece, m_pieces) {}
+    : m_pieces{&state}, m_task(state.def, constraintCount(state), kConstraintsPerPiece, m_pieces) {}
 
 void ContactImpulseStore::finish() {
     m_task.finish();
-    WorldState& state = m_state;
+    WorldState& state = *m_pieces.state;
     const std::span<const std::uint8_t> hits(state.solverScratch.hitEvents);
     // The events in constraint (contact) order, on the calling thread.
     for (std::size_t k = nextMarked(hits, 0); k < hits.size(); k = nextMarked(hits, k + 1)) {

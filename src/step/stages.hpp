@@ -43,7 +43,6 @@ private:
     };
     static std::int32_t constraintCount(WorldState& state);
 
-    WorldState& m_state;
     Pieces m_pieces;
     ParallelFor<const Pieces> m_task;
 };
