@@ -1,12 +1,11 @@
-// Stage 3: the soft step over the awake bodies and their touching contacts.
+// Stage 3: the soft step over the gathered bodies, contacts and joints (gather.cpp); bodies and
+// impulses written back.
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
-#include <limits>
 #include <mutex>
-#include <utility>
 #include <vector>
 
 #include "core/assert.hpp"
@@ -16,87 +15,6 @@
 namespace rigid2d::detail {
 
 namespace {
-// inverseMass * force (or torque) plus the gravity term, for a body with a force: the product may
-// be beyond a float (a light body, a huge force), so it is taken in double and bounded far above
-// anything the speed clamps let through.
-[[nodiscard]] float boundedAcceleration(float gravityTerm, float inverseMass, float force) {
-    constexpr double kBound = 1e18;
-    const double a = double{gravityTerm} + double{inverseMass} * double{force};
-    return static_cast<float>(std::clamp(a, -kBound, kBound));
-}
-// How far ahead the joint gather fetches records.
-constexpr std::uint32_t kJointsAhead = 8;
-
-// The joints with an awake body, in slot order, with their frames at the start of the step. A
-// body that is not awake sits in the static slot: it holds its end of the joint where it is.
-void gatherJoints(WorldState& state) {
-    // The last step's constraints are reused and every field the solver reads is written below:
-    // value-initialising each record first compiled to `rep stos`, a tenth of the gather of
-    // v3_joint_grid's 19,794 joints. (Only records past the last step's count are made new.)
-    std::vector<JointConstraint>& constraints = state.jointConstraints;
-    // The colouring's list of the joints the wide loops may take, written here with the joints.
-    ConstraintSummary& summary = state.solverScratch.summary;
-    summary.jointCandidates.clear();
-    summary.jointBodies.clear();
-    std::size_t used = 0;
-    const auto jointCount = static_cast<std::uint32_t>(state.joints.size());
-    for (std::uint32_t j = 0; j < jointCount; ++j) {
-        // Two streams of large records (a joint is 168 bytes, its constraint 192): the hardware
-        // stops following a stream at each page, every few dozen records, so both are fetched
-        // ahead here, the constraint slot for writing.
-        if (j + kJointsAhead < jointCount) {
-            prefetchBytes(&state.joints[j + kJointsAhead], offsetof(Joint, reactionForce));
-            if (used + kJointsAhead < constraints.size())
-                __builtin_prefetch(&constraints[used + kJointsAhead], 1);
-        }
-        const Joint& joint = state.joints[j];
-        if (!joint.live) continue;
-        const std::uint32_t indexA = joint.edges[0].body, indexB = joint.edges[1].body;
-        const std::uint32_t slotA = indexA == kNullIndex ? 0 : state.bodySlots[indexA];
-        const std::uint32_t slotB = state.bodySlots[indexB];
-        if (slotA == 0 && slotB == 0) continue;
-        const Body& b = state.bodies[indexB];
-        JointConstraint& c =
-            used < constraints.size() ? constraints[used] : constraints.emplace_back();
-        ++used;
-        c.joint = j;
-        c.type = joint.type;
-        c.wideKind = wideJointKind(joint.type, joint.params, joint.impulses);
-        c.bodyA = slotA;
-        c.bodyB = slotB;
-        listJointCandidate(summary, static_cast<std::uint32_t>(used - 1), c);
-        c.mB = slotB != 0 ? b.invMass : 0.0f;
-        c.iB = slotB != 0 ? b.invInertia : 0.0f;
-        c.frameB = rotate(b.rot, joint.localAnchorB - b.localCenter);
-        if (indexA == kNullIndex) { // mouse joint: A is the target, fixed in the world
-            c.mA = c.iA = 0.0f;
-            c.frameA = {};
-            c.deltaCenter = b.center - joint.target;
-            c.deltaAngle = b.angle;
-            c.axis = {};
-        } else {
-            const Body& a = state.bodies[indexA];
-            c.mA = slotA != 0 ? a.invMass : 0.0f;
-            c.iA = slotA != 0 ? a.invInertia : 0.0f;
-            c.frameA = rotate(a.rot, joint.localAnchorA - a.localCenter);
-            c.deltaCenter = b.center - a.center;
-            if (c.wideKind == WideJointKind::Point) {
-                // Its first line is all it reads (JointConstraint).
-                c.impulses.linear = joint.impulses.linear;
-                continue;
-            }
-            c.deltaAngle = b.angle - a.angle - joint.referenceAngle;
-            c.axis = rotate(a.rot, joint.localAxisA);
-        }
-        c.params = &joint.params;
-        c.impulses = joint.impulses;
-        // Set by prepareJoint, as far as the joint's kind needs them.
-        c.axialMass = 0.0f;
-        c.spring = {};
-        c.angularSpring = {};
-    }
-    constraints.resize(used);
-}
 
 // Impulses back into the joints (the next step's warm start) and the reactions of this step.
 bool allFinite(const JointImpulses& i) {
@@ -190,205 +108,6 @@ void dropImpulsesOfResetBodies(WorldState& state, std::span<const std::uint32_t>
     }
     body.position = body.center - rotate(body.rot, body.localCenter);
     return true;
-}
-
-// Items per piece of the gather and the write-back: ten microseconds of work or more each, and
-// enough pieces that a scene of a few thousand bodies gives every worker several (with a few
-// large pieces, one worker is left with the last).
-constexpr std::int32_t kBodiesPerPiece = 512;
-constexpr std::int32_t kConstraintsPerPiece = 512;
-// The contact gather counts and then fills fixed segments of the contact array, so where each
-// constraint lands does not depend on how the segments are handed out.
-constexpr std::uint32_t kContactsPerSegment = 1024;
-constexpr std::int32_t kSegmentsPerPiece = 1;
-// The awake bodies lie anywhere in the body array (sleep and waking scramble their order): their
-// records are fetched this many bodies ahead.
-constexpr std::uint32_t kBodiesAhead = 8;
-
-// Awake bodies [begin, end) into their solver slots (slot i + 1 for awake body i).
-void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
-    const Vec2 gravity = state.def.gravity;
-    for (std::uint32_t i = begin; i < end; ++i) {
-        if (i + kBodiesAhead < end)
-            prefetchRecord(state.bodies[state.awakeBodies[i + kBodiesAhead]]);
-        const Body& body = state.bodies[state.awakeBodies[i]];
-        state.bodySlots[state.awakeBodies[i]] = i + 1;
-        SolverState& sb = state.solverBodies[i + 1];
-        sb.v = body.linearVelocity;
-        sb.w = body.invInertia > 0.0f || body.type == BodyType::Kinematic ? body.angularVelocity
-                                                                          : 0.0f;
-        sb.dp = {};
-        sb.dq = Rot{};
-        sb.dAngle = 0.0f;
-        state.continuousStage.sweepAbove[i + 1] = body.type != BodyType::Dynamic
-                                                      ? std::numeric_limits<float>::infinity()
-                                                  : body.bullet ? -1.0f
-                                                                : body.minExtent;
-        SolverMotion& motion = state.solverMotions[i + 1];
-        motion.invMass = body.invMass;
-        motion.invInertia = body.invInertia;
-        if (body.type == BodyType::Dynamic) {
-            // Gravity and gravity scales are bounded (types.hpp): only forces can overflow.
-            const Vec2 g = body.gravityScale * gravity;
-            if (body.force.x == 0.0f && body.force.y == 0.0f && body.torque == 0.0f) {
-                motion.linearAcceleration = g + body.invMass * body.force;
-                motion.angularAcceleration = 0.0f;
-            } else {
-                motion.linearAcceleration = {boundedAcceleration(g.x, body.invMass, body.force.x),
-                                             boundedAcceleration(g.y, body.invMass, body.force.y)};
-                motion.angularAcceleration =
-                    boundedAcceleration(0.0f, body.invInertia, body.torque);
-            }
-            motion.linearDamping = body.linearDamping;
-            motion.angularDamping = body.angularDamping;
-        } else {
-            motion.linearAcceleration = {};
-            motion.angularAcceleration = 0.0f;
-            motion.linearDamping = motion.angularDamping = 0.0f;
-        }
-    }
-}
-
-// The solver slots of a contact's bodies if it takes part in the solve (touching, not a sensor,
-// an awake body), else nothing (false). From the head the contact stage left (its 12 bytes, not
-// the contact's 228: the gather reads every contact's, and touches only the solved contacts).
-[[nodiscard]] bool solvedSlots(const WorldState& state, const ContactStageScratch::Head& head,
-                               std::uint32_t& slotA, std::uint32_t& slotB) {
-    if (head.solvable == 0) return false;
-    slotA = state.bodySlots[head.bodyA];
-    slotB = state.bodySlots[head.bodyB];
-    return slotA != 0 || slotB != 0; // else both asleep or static
-}
-
-// How many contacts of [begin, end) solvedSlots takes, among those the contact stage updated.
-std::uint32_t countSolved(const WorldState& state, std::uint32_t begin, std::uint32_t end) {
-    const ContactStageScratch& stage = state.contactStage;
-    std::uint32_t count = 0;
-    for (std::uint32_t c = stage.nextUpdated(begin, end); c < end;
-         c = stage.nextUpdated(c + 1, end)) {
-        std::uint32_t slotA, slotB;
-        count += solvedSlots(state, stage.heads[c], slotA, slotB) ? 1u : 0u;
-    }
-    return count;
-}
-
-// countSolved when the stage updated every contact, without branches: whether a contact is
-// solvable is a coin toss from one contact to the next, and mispredicting it cost more than the
-// two slot loads that a contact that is not solvable makes here (of body 0: the bodies in its
-// head may be stale). circle_rain_10000, two workers: gather stage 0.280 -> 0.261 ms a step.
-std::uint32_t countSolvedDense(const ContactStageScratch::Head* heads, const std::uint32_t* slots,
-                               std::uint32_t begin, std::uint32_t end) {
-    std::uint32_t count = 0;
-    for (std::uint32_t c = begin; c < end; ++c) {
-        const ContactStageScratch::Head& head = heads[c];
-        const std::uint32_t keep = 0u - head.solvable; // all ones or zero
-        const std::uint32_t slotsOr = slots[head.bodyA & keep] | slots[head.bodyB & keep];
-        count += (slotsOr & keep) != 0 ? 1u : 0u;
-    }
-    return count;
-}
-
-void loadConstraint(const Contact& contact, std::uint32_t c, std::uint32_t slotA,
-                    std::uint32_t slotB, ContactConstraint& constraint) {
-    constraint.bodyA = slotA;
-    constraint.bodyB = slotB;
-    constraint.contact = c;
-    constraint.friction = contact.friction;
-    constraint.restitution = contact.restitution;
-    loadConstraintPoints(constraint, contact.manifold);
-}
-
-// The constraints of the solved contacts, in contact order, and their summary.
-void gatherConstraints(WorldState& state) {
-    // Grown, never shrunk: every field of a used constraint is written below or in the solver,
-    // so re-initialising them each step would only cost memory traffic.
-    if (state.constraints.size() < state.stats.touchingContacts)
-        state.constraints.resize(state.stats.touchingContacts);
-    ConstraintSummary& summary = state.solverScratch.summary;
-    const auto contactCount = static_cast<std::uint32_t>(state.contacts.size());
-    const ContactStageScratch& stage = state.contactStage;
-    const ContactStageScratch::Head* const heads = stage.heads.data();
-#if R2D_ASSERTS_ON
-    std::size_t solvable = 0;
-    for (std::uint32_t c = 0; c < contactCount; ++c) {
-        const Contact& contact = state.contacts[c];
-        R2D_ASSERT(heads[c].solvable == (isSolvable(contact) ? 1u : 0u) &&
-                       (!isSolvable(contact) || (heads[c].bodyA == contact.edges[0].body &&
-                                                 heads[c].bodyB == contact.edges[1].body)),
-                   "a contact's head, left by the contact stage, is stale");
-        solvable += heads[c].solvable;
-        // A sparse stage skipped only contacts whose bodies both sleep (or are static).
-        R2D_ASSERT(
-            !stage.sparse || stage.visited[c] != 0 || !isSolvable(contact) ||
-                (state.bodySlots[heads[c].bodyA] == 0 && state.bodySlots[heads[c].bodyB] == 0),
-            "a sparse contact stage skipped a contact of an awake body");
-    }
-    R2D_ASSERT(solvable == stage.solvable, "the count of solvable contacts drifted");
-#endif
-    std::size_t used = 0;
-    if (!runsInParallel(state.def)) {
-        summary.bodies.clear();
-        bool bouncy = false;
-        for (std::uint32_t c = stage.nextUpdated(0, contactCount); c < contactCount;
-             c = stage.nextUpdated(c + 1, contactCount)) {
-            std::uint32_t slotA, slotB;
-            if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
-            const Contact& contact = state.contacts[c];
-            if (used == state.constraints.size())
-                state.constraints.resize(2 * used + 16); // not expected
-            summary.bodies.push_back({slotA, slotB});
-            bouncy = bouncy || contact.restitution != 0.0f;
-            loadConstraint(contact, c, slotA, slotB, state.constraints[used++]);
-        }
-        summary.bouncy = bouncy;
-        state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
-        return;
-    }
-    // In pieces: count each segment's constraints, add up where each segment starts, fill.
-    const auto segments =
-        static_cast<std::int32_t>((contactCount + kContactsPerSegment - 1) / kContactsPerSegment);
-    std::vector<std::uint32_t>& starts = state.solverScratch.segmentStarts;
-    starts.assign(static_cast<std::size_t>(segments) + 1, 0u);
-    const auto segmentRange = [contactCount](std::int32_t segment) {
-        const std::uint32_t begin = static_cast<std::uint32_t>(segment) * kContactsPerSegment;
-        return std::pair{begin, std::min(begin + kContactsPerSegment, contactCount)};
-    };
-    const std::uint32_t* const slots = state.bodySlots.data();
-    parallelFor(state.def, segments, kSegmentsPerPiece,
-                [&](std::int32_t first, std::int32_t last, std::int32_t) {
-                    for (std::int32_t segment = first; segment < last; ++segment) {
-                        const auto [begin, end] = segmentRange(segment);
-                        starts[static_cast<std::size_t>(segment) + 1] =
-                            stage.sparse ? countSolved(state, begin, end)
-                                         : countSolvedDense(heads, slots, begin, end);
-                    }
-                });
-    for (std::size_t segment = 1; segment < starts.size(); ++segment)
-        starts[segment] += starts[segment - 1];
-    used = starts.back();
-    if (state.constraints.size() < used) state.constraints.resize(used);
-    summary.bodies.resize(used);
-    std::atomic<bool> bouncy{false}; // only ever set: the same for any schedule
-    parallelFor(state.def, segments, kSegmentsPerPiece,
-                [&](std::int32_t first, std::int32_t last, std::int32_t) {
-                    bool pieceBouncy = false;
-                    for (std::int32_t segment = first; segment < last; ++segment) {
-                        const auto [begin, end] = segmentRange(segment);
-                        std::size_t next = starts[static_cast<std::size_t>(segment)];
-                        for (std::uint32_t c = stage.nextUpdated(begin, end); c < end;
-                             c = stage.nextUpdated(c + 1, end)) {
-                            std::uint32_t slotA, slotB;
-                            if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
-                            const Contact& contact = state.contacts[c];
-                            summary.bodies[next] = {slotA, slotB};
-                            pieceBouncy = pieceBouncy || contact.restitution != 0.0f;
-                            loadConstraint(contact, c, slotA, slotB, state.constraints[next++]);
-                        }
-                    }
-                    if (pieceBouncy) bouncy.store(true, std::memory_order_relaxed);
-                });
-    summary.bouncy = bouncy.load(std::memory_order_relaxed);
-    state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
 }
 
 // The point of the hardest hit of a constraint (its fastest approach that pushed), -1 if none.
@@ -500,21 +219,7 @@ void ContactImpulseStore::finish() {
 
 void solve(WorldState& state, float dt) {
     auto t = StageClock::now();
-    state.solverBodies.resize(state.awakeBodies.size() + 1);
-    state.solverMotions.resize(state.awakeBodies.size() + 1);
-    state.continuousStage.sweepAbove.resize(state.awakeBodies.size() + 1);
-    state.solverBodies[0] = SolverState{};
-    state.solverMotions[0] = SolverMotion{};
-    // Solver slot per body (0: asleep or static), compact so that the constraint gather reads it
-    // from cache instead of each body's record.
-    state.bodySlots.assign(state.bodies.size(), 0u);
-    parallelFor(state.def, static_cast<std::int32_t>(state.awakeBodies.size()), kBodiesPerPiece,
-                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-                    gatherBodies(state, static_cast<std::uint32_t>(begin),
-                                 static_cast<std::uint32_t>(end));
-                });
-    gatherConstraints(state);
-    gatherJoints(state);
+    gatherSolverInputs(state);
     state.stats.gatherMs = millisecondsSince(t);
 
     t = StageClock::now();

@@ -23,10 +23,22 @@
 
 namespace rigid2d::detail {
 
+// Items per piece of the gather and the write-back: ten microseconds of work or more each, and
+// enough pieces that a scene of a few thousand bodies gives every worker several (with a few
+// large pieces, one worker is left with the last).
+inline constexpr std::int32_t kBodiesPerPiece = 512;
+inline constexpr std::int32_t kConstraintsPerPiece = 512;
+// The awake bodies lie anywhere in the body array (sleep and waking scramble their order): their
+// records are fetched this many bodies ahead.
+inline constexpr std::uint32_t kBodiesAhead = 8;
+
 void step(WorldState& state, float dt);
 
 void findNewPairs(WorldState& state);
 void updateContacts(WorldState& state, float dt);
+/// The solve stage's first part (gather.cpp): the awake bodies into their solver slots, the
+/// constraints of their touching contacts and their joints.
+void gatherSolverInputs(WorldState& state);
 void solve(WorldState& state, float dt);
 /// The solve stage's last part: the impulses back into the persistent manifolds (the next step's
 /// warm start), those of reset bodies dropped; hit events. Begun on the workers at construction,
