@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/assert.hpp"
 #include "solver/wide_kernels.hpp"
@@ -490,7 +491,22 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     scratch.runner.run(parallel ? *scheduler : kCallingThread, scratch.plans, runStage);
 }
 
+// Bodies that cannot move take no colour (contact_colouring.hpp).
+void colourContactsOf(std::span<const SolverMotion> motions, const ConstraintSummary& summary,
+                      ContactSolverScratch& scratch) {
+    scratch.movable.resize(motions.size());
+    for (std::size_t i = 0; i < motions.size(); ++i)
+        scratch.movable[i] = i != 0 && (motions[i].invMass > 0.0f || motions[i].invInertia > 0.0f);
+    colourConstraints(summary.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
+}
+
 } // namespace
+
+void colourContactsAhead(std::span<const SolverMotion> motions, const ConstraintSummary& summary,
+                         ContactSolverScratch& scratch) {
+    colourContactsOf(motions, summary, scratch);
+    scratch.colouredAhead = true;
+}
 
 void summarizeJoints(std::span<const JointConstraint> joints, ConstraintSummary& summary) {
     summary.jointCandidates.clear();
@@ -515,11 +531,10 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
     R2D_ASSERT(summary.bodies.size() == constraints.size(), "the summary is of other constraints");
     const SubstepSettings s = substepSettings(settings);
 
-    // Bodies that cannot move take no colour (contact_colouring.hpp).
-    scratch.movable.resize(bodies.size());
-    for (std::size_t i = 0; i < bodies.size(); ++i)
-        scratch.movable[i] = i != 0 && (motions[i].invMass > 0.0f || motions[i].invInertia > 0.0f);
-    colourConstraints(summary.bodies, scratch.movable, scratch.bodyColours, scratch.colouring);
+    if (!std::exchange(scratch.colouredAhead, false)) colourContactsOf(motions, summary, scratch);
+    R2D_ASSERT(scratch.colouring.coloured &&
+                   std::ranges::equal(summary.bodies, scratch.colouring.colouredConstraints),
+               "the contacts were coloured ahead, and then the constraints changed");
     // Each constraint is prepared as it is packed, in the first stages. Only the mass ratio limit
     // reads which bodies are jointed: without contacts or the limit, no pass over the joints.
     if (!constraints.empty() && settings.maxMassRatio > 0.0f)

@@ -136,7 +136,19 @@ struct ContactSolverScratch {
     std::vector<std::uint32_t> segmentStarts;
     std::vector<std::uint8_t> hitEvents;
     std::vector<std::uint32_t> resetSlots;
+    /// The gather's lists of solved contacts: segment s's at [s * segment length, + its count),
+    /// each contact's index and body slots.
+    std::vector<std::uint32_t> solvedContacts;
+    std::vector<ConstraintBodies> solvedBodies;
+    /// colourContactsAhead coloured the constraints of this step: solveSoftStep takes that.
+    bool colouredAhead = false;
 };
+
+/// Colours the contacts of `summary` as solveSoftStep would, which then takes this colouring
+/// instead of making its own, once: the step's gather colours while the workers load the
+/// constraints (the colouring reads only the body slots and whether the bodies move).
+void colourContactsAhead(std::span<const SolverMotion> motions, const ConstraintSummary& summary,
+                         ContactSolverScratch& scratch);
 
 /// Loads a constraint's points from a manifold (anchors, separation, warm-start impulses).
 void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);

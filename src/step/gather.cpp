@@ -156,30 +156,38 @@ void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
     return slotA != 0 || slotB != 0; // else both asleep or static
 }
 
-// How many contacts of [begin, end) solvedSlots takes, among those the contact stage updated.
-std::uint32_t countSolved(const WorldState& state, std::uint32_t begin, std::uint32_t end) {
+// The contacts of [begin, end) that solvedSlots takes, among those the contact stage updated:
+// their indices and slots to `contacts` and `bodies`, in order. Returns how many.
+std::uint32_t listSolved(const WorldState& state, std::uint32_t begin, std::uint32_t end,
+                         std::uint32_t* contacts, ConstraintBodies* bodies) {
     const ContactStageScratch& stage = state.contactStage;
     std::uint32_t count = 0;
     for (std::uint32_t c = stage.nextUpdated(begin, end); c < end;
          c = stage.nextUpdated(c + 1, end)) {
         std::uint32_t slotA, slotB;
-        count += solvedSlots(state, stage.heads[c], slotA, slotB) ? 1u : 0u;
+        if (!solvedSlots(state, stage.heads[c], slotA, slotB)) continue;
+        contacts[count] = c;
+        bodies[count++] = {slotA, slotB};
     }
     return count;
 }
 
-// countSolved when the stage updated every contact, without branches: whether a contact is
+// listSolved when the stage updated every contact, without branches: whether a contact is
 // solvable is a coin toss from one contact to the next, and mispredicting it cost more than the
-// two slot loads that a contact that is not solvable makes here (of body 0: the bodies in its
-// head may be stale). circle_rain_10000, two workers: gather stage 0.280 -> 0.261 ms a step.
-std::uint32_t countSolvedDense(const ContactStageScratch::Head* heads, const std::uint32_t* slots,
-                               std::uint32_t begin, std::uint32_t end) {
+// two slot loads and the stores that a contact that is not solvable makes here (overwritten by
+// the next; its slots are body 0's: the bodies in its head may be stale). circle_rain_10000, two
+// workers: gather stage 0.280 -> 0.261 ms a step when this pass only counted.
+std::uint32_t listSolvedDense(const ContactStageScratch::Head* heads, const std::uint32_t* slots,
+                              std::uint32_t begin, std::uint32_t end, std::uint32_t* contacts,
+                              ConstraintBodies* bodies) {
     std::uint32_t count = 0;
     for (std::uint32_t c = begin; c < end; ++c) {
         const ContactStageScratch::Head& head = heads[c];
         const std::uint32_t keep = 0u - head.solvable; // all ones or zero
-        const std::uint32_t slotsOr = slots[head.bodyA & keep] | slots[head.bodyB & keep];
-        count += (slotsOr & keep) != 0 ? 1u : 0u;
+        const std::uint32_t slotA = slots[head.bodyA & keep], slotB = slots[head.bodyB & keep];
+        contacts[count] = c;
+        bodies[count] = {slotA, slotB};
+        count += ((slotA | slotB) & keep) != 0 ? 1u : 0u;
     }
     return count;
 }
@@ -240,23 +248,33 @@ void gatherConstraints(WorldState& state) {
         state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
         return;
     }
-    // In pieces: count each segment's constraints, add up where each segment starts, fill.
+    // In pieces: list each segment's solved contacts, add up where each segment starts; the
+    // summary's body slots out of the lists; then, while the workers load the constraints, the
+    // calling thread colours them (which reads only the summary and the bodies' masses: alone, the
+    // colouring kept the workers waiting, some 0.08 ms a step in circle_rain_10000).
     const auto segments =
         static_cast<std::int32_t>((contactCount + kContactsPerSegment - 1) / kContactsPerSegment);
-    std::vector<std::uint32_t>& starts = state.solverScratch.segmentStarts;
+    ContactSolverScratch& scratch = state.solverScratch;
+    std::vector<std::uint32_t>& starts = scratch.segmentStarts;
     starts.assign(static_cast<std::size_t>(segments) + 1, 0u);
-    const auto segmentRange = [contactCount](std::int32_t segment) {
-        const std::uint32_t begin = static_cast<std::uint32_t>(segment) * kContactsPerSegment;
-        return std::pair{begin, std::min(begin + kContactsPerSegment, contactCount)};
-    };
+    scratch.solvedContacts.resize(contactCount);
+    scratch.solvedBodies.resize(contactCount);
+    std::uint32_t* const solvedContacts = scratch.solvedContacts.data();
+    ConstraintBodies* const solvedBodies = scratch.solvedBodies.data();
     const std::uint32_t* const slots = state.bodySlots.data();
     parallelFor(state.def, segments, kSegmentsPerPiece,
                 [&](std::int32_t first, std::int32_t last, std::int32_t) {
                     for (std::int32_t segment = first; segment < last; ++segment) {
-                        const auto [begin, end] = segmentRange(segment);
+                        const std::uint32_t begin =
+                            static_cast<std::uint32_t>(segment) * kContactsPerSegment;
+                        const std::uint32_t end =
+                            std::min(begin + kContactsPerSegment, contactCount);
                         starts[static_cast<std::size_t>(segment) + 1] =
-                            stage.sparse ? countSolved(state, begin, end)
-                                         : countSolvedDense(heads, slots, begin, end);
+                            stage.sparse
+                                ? listSolved(state, begin, end, solvedContacts + begin,
+                                             solvedBodies + begin)
+                                : listSolvedDense(heads, slots, begin, end, solvedContacts + begin,
+                                                  solvedBodies + begin);
                     }
                 });
     for (std::size_t segment = 1; segment < starts.size(); ++segment)
@@ -264,25 +282,30 @@ void gatherConstraints(WorldState& state) {
     used = starts.back();
     if (state.constraints.size() < used) state.constraints.resize(used);
     summary.bodies.resize(used);
+    for (std::size_t segment = 0; segment + 1 < starts.size(); ++segment)
+        std::copy(solvedBodies + segment * kContactsPerSegment,
+                  solvedBodies + segment * kContactsPerSegment +
+                      (starts[segment + 1] - starts[segment]),
+                  summary.bodies.begin() + starts[segment]);
     std::atomic<bool> bouncy{false}; // only ever set: the same for any schedule
-    parallelFor(state.def, segments, kSegmentsPerPiece,
-                [&](std::int32_t first, std::int32_t last, std::int32_t) {
-                    bool pieceBouncy = false;
-                    for (std::int32_t segment = first; segment < last; ++segment) {
-                        const auto [begin, end] = segmentRange(segment);
-                        std::size_t next = starts[static_cast<std::size_t>(segment)];
-                        for (std::uint32_t c = stage.nextUpdated(begin, end); c < end;
-                             c = stage.nextUpdated(c + 1, end)) {
-                            std::uint32_t slotA, slotB;
-                            if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
-                            const Contact& contact = state.contacts[c];
-                            summary.bodies[next] = {slotA, slotB};
-                            pieceBouncy = pieceBouncy || contact.restitution != 0.0f;
-                            loadConstraint(contact, c, slotA, slotB, state.constraints[next++]);
-                        }
-                    }
-                    if (pieceBouncy) bouncy.store(true, std::memory_order_relaxed);
-                });
+    const auto load = [&](std::int32_t first, std::int32_t last, std::int32_t) {
+        bool pieceBouncy = false;
+        for (auto segment = static_cast<std::size_t>(first);
+             segment < static_cast<std::size_t>(last); ++segment) {
+            const std::size_t listed = segment * kContactsPerSegment;
+            for (std::uint32_t k = starts[segment]; k < starts[segment + 1]; ++k) {
+                const std::uint32_t c = solvedContacts[listed + k - starts[segment]];
+                const ConstraintBodies slotsOf = solvedBodies[listed + k - starts[segment]];
+                const Contact& contact = state.contacts[c];
+                pieceBouncy = pieceBouncy || contact.restitution != 0.0f;
+                loadConstraint(contact, c, slotsOf.a, slotsOf.b, state.constraints[k]);
+            }
+        }
+        if (pieceBouncy) bouncy.store(true, std::memory_order_relaxed);
+    };
+    ParallelFor<decltype(load)> loading(state.def, segments, kSegmentsPerPiece, load);
+    colourContactsAhead(state.solverMotions, summary, scratch);
+    loading.finish();
     summary.bouncy = bouncy.load(std::memory_order_relaxed);
     state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
 }
