@@ -372,6 +372,7 @@ struct SoftStep {
     const PrepareContext& context;
     bool bouncy = false;
     std::span<const WideJointCandidate> jointCandidates; ///< ConstraintSummary's
+    const SlotStore* store = nullptr;
 };
 
 // Packs the blocks of width W, lists the stages and runs them with `kernels`.
@@ -415,6 +416,8 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
         list.add(Kind::Restitution, false, start[kContactColourCount], overflow.size(),
                  static_cast<std::int32_t>(overflow.size()));
     }
+    // The chunks of the integration: a participant writes back the bodies it moved.
+    if (step.store != nullptr) list.add(Kind::StoreBodies, false, 1, bodies.size() - 1, kMinBodies);
 
     const std::span<const std::uint32_t> order(scratch.colouring.order);
     const std::span<const std::uint32_t> scalarJoints(scratch.scalarJoints);
@@ -485,6 +488,10 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
             for (const std::uint32_t c : order.subspan(first, count))
                 applyRestitution(bodies, constraints[c], step.settings.restitutionThreshold);
             break;
+        case Kind::StoreBodies:
+            (*step.store)(static_cast<std::uint32_t>(first),
+                          static_cast<std::uint32_t>(first + count));
+            break;
         }
     };
     static const WorldDef kCallingThread{};
@@ -527,7 +534,8 @@ void summarizeConstraints(std::span<const ContactConstraint> constraints,
 void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
                    const ConstraintSummary& summary, const SolverSettings& settings,
-                   ContactSolverScratch& scratch, const WorldDef* scheduler) {
+                   ContactSolverScratch& scratch, const WorldDef* scheduler,
+                   const SlotStore* store) {
     R2D_ASSERT(summary.bodies.size() == constraints.size(), "the summary is of other constraints");
     const SubstepSettings s = substepSettings(settings);
 
@@ -548,7 +556,8 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
 
     const SoftStep step{bodies,      motions,        joints,
                         constraints, settings,       s,
-                        context,     summary.bouncy, summary.jointCandidates};
+                        context,     summary.bouncy, summary.jointCandidates,
+                        store};
     scratch.path = solverSimdPath();
     if (scratch.kernels8 != nullptr) {
         runSoftStep(step, *scratch.kernels8, scratch.wide8, scratch, scheduler);

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/parallel_stages.hpp"
+#include "rigid2d/function_ref.hpp"
 #include "solver/contact_colouring.hpp"
 #include "solver/contact_prepare.hpp"
 #include "solver/joint_solver.hpp"
@@ -54,6 +55,7 @@ enum class SoftStepStageKind : std::uint8_t {
     StorePointImpulses,
     StoreRevoluteImpulses,
     Restitution, ///< constraints in colouring order: one colour, or the overflow list
+    StoreBodies, ///< solveSoftStep's `store` over a range of body slots
 };
 
 /// One stage: its kind and where its items start in the array it runs over.
@@ -103,6 +105,9 @@ inline void listJointCandidate(ConstraintSummary& summary, std::uint32_t index,
 
 /// The joints' part of the summary in one pass, for callers without a gather of their own.
 void summarizeJoints(std::span<const JointConstraint> joints, ConstraintSummary& summary);
+
+/// A write-back of the solved body slots [first, end) (solveSoftStep).
+using SlotStore = FunctionRef<void(std::uint32_t first, std::uint32_t end)>;
 
 /// Working memory of the coloured solve, kept between steps so that a warm step does not
 /// allocate.
@@ -160,10 +165,15 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
 /// constraints. With a `scheduler` (a WorldDef's workers and task callbacks) each colour's blocks
 /// and the bodies' integration are split across its workers (core/parallel_stages.hpp); the
 /// result is the same bits for any worker count.
+///
+/// `store`, when given, is called last over ranges of body slots [first, end) that cover slots
+/// 1.. once (their states are then final), from the same workers: a range goes mostly to the
+/// worker that integrated those bodies, whose cache holds their states.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
                    std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
                    const ConstraintSummary& summary, const SolverSettings& settings,
-                   ContactSolverScratch& scratch, const WorldDef* scheduler = nullptr);
+                   ContactSolverScratch& scratch, const WorldDef* scheduler = nullptr,
+                   const SlotStore* store = nullptr);
 
 /// The same step with every joint and constraint solved one at a time in array order: the
 /// reference the coloured solve equals when `joints` and `constraints` are given in its solve

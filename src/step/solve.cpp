@@ -125,42 +125,51 @@ void dropImpulsesOfResetBodies(WorldState& state, std::span<const std::uint32_t>
     return best;
 }
 
-// The bodies' new velocities and positions; lists the slots of those that had to be reset in
-// `resetSlots`, ascending. Each body's rest clock ticks here too, with the record in cache
-// (RestClock), and the sleep stage's per-slot arrays are written.
-void storeBodies(WorldState& state, float dt, std::vector<std::uint32_t>& resetSlots) {
-    std::mutex resetMutex; // taken only in the last resort
-    const auto count = static_cast<std::int32_t>(state.awakeBodies.size());
-    constexpr auto kAhead = static_cast<std::int32_t>(kBodiesAhead);
-    SleepStageScratch& sleep = state.sleepStage;
-    sleep.sleepTimes.resize(state.awakeBodies.size());
-    // Per solver slot: is the body dynamic (slot 0, static, is not). Compact, so that the sleep
-    // stage's loop over constraints does not read two random body records per constraint.
-    state.slotDynamic.resize(state.awakeBodies.size() + 1);
-    state.slotDynamic[0] = 0;
-    const RestClock clock(state.def, dt);
-    std::atomic<bool> anyRested{false}; // only ever set: the same for any schedule
-    parallelFor(state.def, count, kBodiesPerPiece,
-                [&](std::int32_t begin, std::int32_t end, std::int32_t) {
-                    bool rested = false;
-                    for (std::int32_t i = begin; i < end; ++i) {
-                        if (i + kAhead < end)
-                            prefetchRecord<true>(state.bodies[state.awakeBodies[i + kAhead]]);
-                        Body& body = state.bodies[state.awakeBodies[i]];
-                        const auto slot = static_cast<std::uint32_t>(i) + 1;
-                        if (!storeBody(body, state.solverBodies[slot])) [[unlikely]] {
-                            const std::lock_guard<std::mutex> lock(resetMutex);
-                            resetSlots.push_back(slot);
-                        }
-                        rested = clock.tick(body) || rested;
-                        sleep.sleepTimes[static_cast<std::size_t>(i)] = body.sleepTime;
-                        state.slotDynamic[slot] = body.type == BodyType::Dynamic ? 1 : 0;
-                    }
-                    if (rested) anyRested.store(true, std::memory_order_relaxed);
-                });
-    sleep.anyRested = anyRested.load(std::memory_order_relaxed);
-    std::sort(resetSlots.begin(), resetSlots.end());
-}
+// The bodies' new velocities and positions, written back by the soft step's last stage (range by
+// range, on the workers that moved them); lists the slots of those that had to be reset in
+// resetSlots, ascending, once finish() is called. Each body's rest clock ticks here too, with the
+// record in cache (RestClock), and the sleep stage's per-slot arrays are written.
+class BodyWriteBack {
+public:
+    BodyWriteBack(WorldState& state, float dt) : m_state(state), m_clock(state.def, dt) {
+        state.solverScratch.resetSlots.clear();
+        state.sleepStage.sleepTimes.resize(state.awakeBodies.size());
+        // Per solver slot: is the body dynamic (slot 0, static, is not). Compact, so that the
+        // sleep stage's loop over constraints does not read two random body records per one.
+        state.slotDynamic.resize(state.awakeBodies.size() + 1);
+        state.slotDynamic[0] = 0;
+    }
+
+    void operator()(std::uint32_t first, std::uint32_t end) {
+        WorldState& state = m_state;
+        bool rested = false;
+        for (std::uint32_t slot = first; slot < end; ++slot) {
+            if (slot + kBodiesAhead < end)
+                prefetchRecord<true>(state.bodies[state.awakeBodies[slot + kBodiesAhead - 1]]);
+            Body& body = state.bodies[state.awakeBodies[slot - 1]];
+            if (!storeBody(body, state.solverBodies[slot])) [[unlikely]] {
+                const std::lock_guard<std::mutex> lock(m_resetMutex);
+                state.solverScratch.resetSlots.push_back(slot);
+            }
+            rested = m_clock.tick(body) || rested;
+            state.sleepStage.sleepTimes[slot - 1] = body.sleepTime;
+            state.slotDynamic[slot] = body.type == BodyType::Dynamic ? 1 : 0;
+        }
+        if (rested) m_anyRested.store(true, std::memory_order_relaxed);
+    }
+
+    void finish() {
+        m_state.sleepStage.anyRested = m_anyRested.load(std::memory_order_relaxed);
+        std::vector<std::uint32_t>& resetSlots = m_state.solverScratch.resetSlots;
+        std::sort(resetSlots.begin(), resetSlots.end());
+    }
+
+private:
+    WorldState& m_state;
+    RestClock m_clock;
+    std::mutex m_resetMutex;              // taken only in the last resort
+    std::atomic<bool> m_anyRested{false}; // only ever set: the same for any schedule
+};
 } // namespace
 
 // Nothing reads the manifolds again before the next step's contact stage, and the broad phase's
@@ -235,14 +244,14 @@ void solve(WorldState& state, float dt) {
     settings.maxMassRatio = state.def.maxContactMassRatio;
     settings.jointHertz = state.def.jointHertz;
     settings.jointDampingRatio = state.def.jointDampingRatio;
+    BodyWriteBack writeBack(state, dt);
+    const SlotStore store(writeBack);
     solveSoftStep(state.solverBodies, state.solverMotions, state.jointConstraints,
                   state.activeConstraints, state.solverScratch.summary, settings,
-                  state.solverScratch, &state.def);
+                  state.solverScratch, &state.def, &store);
+    writeBack.finish();
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
-    std::vector<std::uint32_t>& resetSlots = state.solverScratch.resetSlots;
-    resetSlots.clear();
-    storeBodies(state, dt, resetSlots);
-    state.stats.resetBodies = resetSlots.size();
+    state.stats.resetBodies = state.solverScratch.resetSlots.size();
     state.stats.solveMs = millisecondsSince(t);
 }
 
