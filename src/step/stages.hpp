@@ -7,13 +7,15 @@
 //                   canonical (shape id) order
 //   updateContacts  contacts whose fat boxes parted are dropped; the narrow phase; begin, end and
 //                   sensor events
-//   solve           awake bodies gathered into dense solver arrays; the soft step; joint
-//                   impulses stored; bodies written back, their rest clocks ticked
+//   solve           awake bodies gathered into dense solver arrays (gather.cpp); the soft step,
+//                   whose last stage writes the bodies back and ticks their rest clocks; joint
+//                   impulses stored
 //   solveContinuous bullets, and bodies whose path left their fat boxes, swept against static
 //                   shapes
 //   refitProxies    fat boxes of awake shapes that left them, proxies moved; then the broad
-//                   phase's update, while the workers write the contact impulses back into the
-//                   manifolds (the solve's last part, timed with it) and list the hit events
+//                   phase's update and the sleep stage, while the workers write the contact
+//                   impulses back into the manifolds (the solve's last part, timed with it) and
+//                   list the hit events
 //   sleepAndFinish  islands at rest fall asleep; statistics
 
 #include <chrono>
