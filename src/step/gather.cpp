@@ -292,13 +292,13 @@ void gatherConstraints(WorldState& state) {
         bool pieceBouncy = false;
         for (auto segment = static_cast<std::size_t>(first);
              segment < static_cast<std::size_t>(last); ++segment) {
-            const std::size_t listed = segment * kContactsPerSegment;
-            for (std::uint32_t k = starts[segment]; k < starts[segment + 1]; ++k) {
-                const std::uint32_t c = solvedContacts[listed + k - starts[segment]];
-                const ConstraintBodies slotsOf = solvedBodies[listed + k - starts[segment]];
-                const Contact& contact = state.contacts[c];
+            const std::uint32_t* const contactOf = solvedContacts + segment * kContactsPerSegment;
+            const ConstraintBodies* const slotsOf = solvedBodies + segment * kContactsPerSegment;
+            ContactConstraint* const out = state.constraints.data() + starts[segment];
+            for (std::uint32_t k = 0; k < starts[segment + 1] - starts[segment]; ++k) {
+                const Contact& contact = state.contacts[contactOf[k]];
                 pieceBouncy = pieceBouncy || contact.restitution != 0.0f;
-                loadConstraint(contact, c, slotsOf.a, slotsOf.b, state.constraints[k]);
+                loadConstraint(contact, contactOf[k], slotsOf[k].a, slotsOf[k].b, out[k]);
             }
         }
         if (pieceBouncy) bouncy.store(true, std::memory_order_relaxed);
