@@ -250,6 +250,9 @@ void solve(WorldState& state, float dt) {
                   state.activeConstraints, state.solverScratch.summary, settings,
                   state.solverScratch, &state.def, &store);
     writeBack.finish();
+    // After the bodies' write-back, which zeroes the slot of a body it has to reset: a joint's
+    // reaction is then taken in the pose where that body stays (it came out non-finite, and was
+    // reported as zero, when the joints were stored first).
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
     state.stats.resetBodies = state.solverScratch.resetSlots.size();
     state.stats.solveMs = millisecondsSince(t);
