@@ -97,6 +97,10 @@ void gatherJoints(WorldState& state) {
     constraints.resize(used);
 }
 
+// Awake bodies per piece of the body gather: ten microseconds of work or more, and enough pieces
+// that a scene of a few thousand bodies gives every worker several (with a few large pieces, one
+// worker is left with the last).
+constexpr std::int32_t kBodiesPerPiece = 512;
 // The contact gather counts and then fills fixed segments of the contact array, so where each
 // constraint lands does not depend on how the segments are handed out.
 constexpr std::uint32_t kContactsPerSegment = 1024;

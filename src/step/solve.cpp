@@ -170,6 +170,9 @@ private:
     std::mutex m_resetMutex;              // taken only in the last resort
     std::atomic<bool> m_anyRested{false}; // only ever set: the same for any schedule
 };
+
+// Constraints per piece of the impulse write-back: as the gather's bodies per piece (gather.cpp).
+constexpr std::int32_t kConstraintsPerPiece = 512;
 } // namespace
 
 // Nothing reads the manifolds again before the next step's contact stage, and the broad phase's

@@ -25,11 +25,6 @@
 
 namespace rigid2d::detail {
 
-// Items per piece of the gather and the write-back: ten microseconds of work or more each, and
-// enough pieces that a scene of a few thousand bodies gives every worker several (with a few
-// large pieces, one worker is left with the last).
-inline constexpr std::int32_t kBodiesPerPiece = 512;
-inline constexpr std::int32_t kConstraintsPerPiece = 512;
 // The awake bodies lie anywhere in the body array (sleep and waking scramble their order): their
 // records are fetched this many bodies ahead.
 inline constexpr std::uint32_t kBodiesAhead = 8;
