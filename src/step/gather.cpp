@@ -23,8 +23,6 @@ namespace {
     const double a = double{gravityTerm} + double{inverseMass} * double{force};
     return static_cast<float>(std::clamp(a, -kBound, kBound));
 }
-// How far ahead the joint gather fetches records.
-constexpr std::uint32_t kJointsAhead = 8;
 
 // The joints with an awake body, in slot order, with their frames at the start of the step. A
 // body that is not awake sits in the static slot: it holds its end of the joint where it is.
@@ -40,9 +38,7 @@ void gatherJoints(WorldState& state) {
     std::size_t used = 0;
     const auto jointCount = static_cast<std::uint32_t>(state.joints.size());
     for (std::uint32_t j = 0; j < jointCount; ++j) {
-        // Two streams of large records (a joint is 168 bytes, its constraint 192): the hardware
-        // stops following a stream at each page, every few dozen records, so both are fetched
-        // ahead here, the constraint slot for writing.
+        // Both streams fetched ahead (kJointsAhead), the constraint slot for writing.
         if (j + kJointsAhead < jointCount) {
             prefetchBytes(&state.joints[j + kJointsAhead], offsetof(Joint, reactionForce));
             if (used + kJointsAhead < constraints.size())

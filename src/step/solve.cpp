@@ -38,17 +38,17 @@ JointReaction storePointImpulse(Joint& joint, Vec2 linear, float inverseH) {
 }
 
 void storeJointImpulses(WorldState& state, float inverseH) {
-    // Two streams of large records again (gather.cpp's joint gather): a constraint's first line
-    // (all of a point joint's that this reads) two rounds ahead, then the rest of a constraint of
-    // another kind and the joint's fields written here one round ahead.
-    constexpr std::size_t kAhead = 8;
+    // The two streams of kJointsAhead: a constraint's first line (all of a point joint's that this
+    // reads) two rounds ahead, then the rest of a constraint of another kind and the joint's
+    // fields written here one round ahead.
     const std::span<const JointConstraint> constraints = state.jointConstraints;
     constexpr std::size_t kWritten =
         offsetof(Joint, reactionTorque) + sizeof(float) - offsetof(Joint, impulses);
     for (std::size_t i = 0; i < constraints.size(); ++i) {
-        if (i + 2 * kAhead < constraints.size()) __builtin_prefetch(&constraints[i + 2 * kAhead]);
-        if (i + kAhead < constraints.size()) {
-            const JointConstraint& ahead = constraints[i + kAhead];
+        if (i + 2 * kJointsAhead < constraints.size())
+            __builtin_prefetch(&constraints[i + 2 * kJointsAhead]);
+        if (i + kJointsAhead < constraints.size()) {
+            const JointConstraint& ahead = constraints[i + kJointsAhead];
             if (ahead.wideKind != WideJointKind::Point) prefetchRecord(ahead);
             prefetchBytes<true>(&state.joints[ahead.joint].impulses, kWritten);
         }

@@ -28,6 +28,9 @@ namespace rigid2d::detail {
 // The awake bodies lie anywhere in the body array (sleep and waking scramble their order): their
 // records are fetched this many bodies ahead.
 inline constexpr std::uint32_t kBodiesAhead = 8;
+// The joint passes walk two streams of large records (a joint is 168 bytes, its constraint 192):
+// the hardware stops following a stream at each page, so both are fetched this many joints ahead.
+inline constexpr std::uint32_t kJointsAhead = 8;
 
 void step(WorldState& state, float dt);
 
