@@ -67,6 +67,8 @@ struct StepStats {
     std::size_t awakeBodies = 0;
     std::size_t shapes = 0;
     std::size_t proxies = 0;
+    /// Moved proxies whose new pairs were searched: not those of shapes whose filter admits no
+    /// shape of the world (their pairs would all be refused).
     std::size_t movedProxies = 0;
     std::size_t newPairs = 0;         ///< candidate pairs the step created contacts for
     std::size_t contacts = 0;         ///< persistent contacts (fat AABBs overlap)

@@ -127,6 +127,7 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
     // A slot on the moved list keeps its flag: a shape that takes the slot before the next step
     // is then not listed twice (the pair stage reads the list in pieces, relying on that).
     const bool listed = shape.moved;
+    filters.remove(shape.filter);
     shapePool.release(shapes, shapeIndex);
     shapes[shapeIndex].moved = listed;
     --shapeCount;

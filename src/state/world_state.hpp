@@ -19,6 +19,7 @@
 #include "state/body.hpp"
 #include "state/chain.hpp"
 #include "state/contact.hpp"
+#include "state/filter_census.hpp"
 #include "state/joint.hpp"
 #include "state/pair_map.hpp"
 #include "state/shape.hpp"
@@ -66,6 +67,7 @@ struct WorldState {
     std::vector<Shape> shapes;
     SlotPool shapePool;
     std::size_t shapeCount = 0;
+    FilterCensus filters; ///< of the live shapes
     std::vector<Chain> chains;
     SlotPool chainPool;
     std::vector<Contact> contacts;

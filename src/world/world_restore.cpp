@@ -314,6 +314,7 @@ void readShapes(ByteReader& r, WorldState& s, Lookups& lookups) {
         // destroyed shapes (the pair search skips them), and its order does not matter (new
         // pairs are sorted), so it is rebuilt in slot order rather than saved.
         if (shape.moved) s.movedShapes.push_back(i);
+        s.filters.add(shape.filter);
         ++s.shapeCount;
     });
 }

@@ -73,6 +73,7 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
     proto.tightBox = detail::shapeBounds(proto, s.bodies[bodyId.index]);
     proto.fatBox = fatten(proto.tightBox, s.def.aabbMargin);
     proto.proxy = s.broadPhase->insert(proto.fatBox, index);
+    bool counted = false;
     try {
         const std::uint32_t proxy = toIndex(proto.proxy);
         if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
@@ -81,12 +82,15 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
         // geometrically: one more each time would copy the whole list for every shape.
         if (s.movedShapes.size() == s.movedShapes.capacity())
             s.movedShapes.reserve(std::max<std::size_t>(64, 2 * s.movedShapes.capacity()));
+        s.filters.add(proto.filter);
+        counted = true;
         // Last: nothing after it in this block may throw, or the catch would leave it in.
         if (s.bodies[bodyId.index].type == BodyType::Static && !proto.isSensor) {
             proto.staticProxy = s.staticShapes.insert(proto.fatBox, index);
             if (detail::hasNoArea(proto.type)) ++s.staticWallCount;
         }
     } catch (...) {
+        if (counted) s.filters.remove(proto.filter);
         s.broadPhase->remove(proto.proxy);
         throw;
     }
@@ -487,6 +491,8 @@ void World::setFilter(ShapeId id, const Filter& filter) {
     auto& s = *m_state;
     s.requireUnlocked(fn);
     Shape& shape = s.checkedShape(id, fn);
+    s.filters.add(filter); // first: it may throw
+    s.filters.remove(shape.filter);
     shape.filter = filter;
     const std::uint32_t bodyIndex = shape.body;
     s.forEachContactOf(bodyIndex, [&](std::uint32_t c, std::uint32_t) {
