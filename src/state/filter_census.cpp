@@ -1,5 +1,7 @@
 #include "state/filter_census.hpp"
 
+#include <algorithm>
+
 #include "core/assert.hpp"
 
 namespace rigid2d::detail {
@@ -25,7 +27,17 @@ void FilterCensus::remove(const Filter& filter) noexcept {
     countClass(classKey(filter), -1);
 }
 
+void FilterCensus::refresh() noexcept {
+    if (!m_classesChanged) return;
+    m_classesChanged = false;
+    m_someAdmitNone = std::any_of(m_shapesOfClass.begin(), m_shapesOfClass.end(), [&](auto& c) {
+        return admitsNone({.categoryBits = static_cast<std::uint32_t>(c.first >> 32),
+                           .maskBits = static_cast<std::uint32_t>(c.first)});
+    });
+}
+
 void FilterCensus::countClass(std::uint64_t key, int delta) noexcept {
+    m_classesChanged = true;
     const auto category = static_cast<std::uint32_t>(key >> 32);
     const auto mask = static_cast<std::uint32_t>(key);
     for (std::uint32_t c = category; c != 0; c &= c - 1) {

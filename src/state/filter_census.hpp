@@ -34,6 +34,14 @@ public:
         return (partners & filter.maskBits) == 0;
     }
 
+    /// Whether some class of the world admits none: when none does, the pair stage need not
+    /// read any shape's filter (a line of the shape record it would not otherwise touch). Up to
+    /// date after refresh().
+    [[nodiscard]] bool someAdmitNone() const noexcept { return m_someAdmitNone; }
+    /// Brings someAdmitNone up to date after classes came or went: once per step at most, so
+    /// that shapes of new classes made and destroyed in numbers cost no walk of the classes each.
+    void refresh() noexcept;
+
 private:
     // The classes' bit pairs are counted, not the shapes', so that a shape costs one lookup and
     // only a class's arrival or departure walks its bits (up to 32 x 32).
@@ -44,6 +52,8 @@ private:
     std::array<std::array<std::uint32_t, 32>, 32> m_classesWith{};
     /// Bit c of [m]: some class has category bit c and mask bit m.
     std::array<std::uint32_t, 32> m_categoriesMasking{};
+    bool m_someAdmitNone = false;
+    bool m_classesChanged = false;
 };
 
 } // namespace rigid2d::detail

@@ -27,20 +27,23 @@ void findNewPairs(WorldState& state) {
     // follows the awake order, which sleep and waking scramble): reading them waits on memory,
     // which several workers do at once. Freed slots leave a null proxy, closed up below, and so
     // do shapes whose filter admits no shape of the world (FilterCensus): their pairs would all
-    // be refused below.
+    // be refused below. The filter lies past the shape's first line, so it is read only while
+    // some class of the world admits none.
     const auto movedCount = static_cast<std::int32_t>(state.movedShapes.size());
     scratch.movedProxies.resize(state.movedShapes.size());
     ProxyId* const proxies = scratch.movedProxies.data();
     const std::uint32_t* const moved = state.movedShapes.data();
     Shape* const shapes = state.shapes.data();
-    const FilterCensus* const filters = &state.filters;
+    state.filters.refresh();
+    const FilterCensus* const filters = state.filters.someAdmitNone() ? &state.filters : nullptr;
     parallelFor(state.def, movedCount, kShapesPerPiece,
                 [=](std::int32_t begin, std::int32_t end, std::int32_t) {
                     for (std::int32_t i = begin; i < end; ++i) {
                         Shape& shape = shapes[moved[i]];
-                        proxies[i] = shape.live && !filters->admitsNone(shape.filter)
-                                         ? shape.proxy
-                                         : ProxyId::Null;
+                        proxies[i] =
+                            shape.live && !(filters != nullptr && filters->admitsNone(shape.filter))
+                                ? shape.proxy
+                                : ProxyId::Null;
                         shape.moved = false;
                     }
                 });

@@ -3,6 +3,7 @@
 // as soon as a shape they admit joins the world, whichever way it joins.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -26,16 +27,15 @@ bool admitsNoneByHand(const std::vector<Filter>& world, const Filter& probe) {
 }
 
 Filter randomFilter(std::mt19937& rng) {
-    // Few bits, so that masks meet categories often enough for both answers to come up; now and
-    // then all bits or none.
+    // A few of four bits, so that masks meet categories often enough for both answers to come
+    // up; now and then all bits or none.
     std::uniform_int_distribution<int> pick(0, 9);
     auto bits = [&] {
         const int kind = pick(rng);
         if (kind == 0) return 0xFFFFFFFFu;
-        if (kind == 1) return 0u;
-        std::uint32_t value = 0;
-        for (int i = 0; i < 3; ++i)
-            if (pick(rng) < 4) value |= 1u << (pick(rng) * 3 % 32);
+        if (kind == 1 && pick(rng) < 3) return 0u;
+        std::uint32_t value = 1u << (pick(rng) % 4 * 9); // bits 0, 9, 18, 27
+        if (pick(rng) < 3) value |= 1u << (pick(rng) % 4 * 9);
         return value;
     };
     const std::uint32_t category = bits();
@@ -75,9 +75,10 @@ TEST_CASE("filter census: admitsNone agrees with the masks checked shape by shap
     std::vector<Filter> world;
     std::vector<Filter> probes;
     for (int i = 0; i < 64; ++i) probes.push_back(randomFilter(rng));
-    int none = 0, some = 0;
+    int none = 0, some = 0, classNone = 0, classSome = 0;
     for (int op = 0; op < 3000; ++op) {
-        if (!world.empty() && rng() % 5 < 2) {
+        // A world of a few filters, so that it often has no class that admits none as well.
+        if (world.size() >= 10 || (!world.empty() && rng() % 5 < 2)) {
             const std::size_t at = rng() % world.size();
             census.remove(world[at]);
             world.erase(world.begin() + static_cast<std::ptrdiff_t>(at));
@@ -85,6 +86,13 @@ TEST_CASE("filter census: admitsNone agrees with the masks checked shape by shap
             world.push_back(randomFilter(rng));
             census.add(world.back());
         }
+        census.refresh();
+        const bool someAdmitNone = std::any_of(world.begin(), world.end(), [&](Filter f) {
+            f.groupIndex = 0; // the census asks per class, whatever the group
+            return admitsNoneByHand(world, f);
+        });
+        REQUIRE(census.someAdmitNone() == someAdmitNone);
+        (someAdmitNone ? classNone : classSome) += 1;
         for (const Filter& probe : probes) {
             const bool expected = admitsNoneByHand(world, probe);
             REQUIRE(census.admitsNone(probe) == expected);
@@ -94,6 +102,8 @@ TEST_CASE("filter census: admitsNone agrees with the masks checked shape by shap
     // Both answers came up often: the test can tell a census that always says one of them.
     CHECK(none > 10000);
     CHECK(some > 10000);
+    CHECK(classNone > 100);
+    CHECK(classSome > 100);
 }
 
 TEST_CASE("filter census: the pair search skips shapes that admit no shape, until one joins") {
