@@ -135,7 +135,9 @@ struct BodyDef {
 };
 
 /// Collision filtering, Box2D-style: two shapes collide when each one's category is in the other's
-/// mask, unless they share a non-zero group (positive: always collide, negative: never).
+/// mask, unless they share a non-zero group (positive: always collide, negative: never). A shape
+/// whose masks refuse every shape of the world (for each one, its mask leaves out their category
+/// or theirs leaves out its own) costs no pair search when it moves.
 struct Filter {
     std::uint32_t categoryBits = 0x0001u;
     std::uint32_t maskBits = 0xFFFFFFFFu;
