@@ -10,7 +10,10 @@ namespace rigid2d::detail {
 
 /// The pair of two ids in canonical form (the lower first).
 [[nodiscard]] inline ProxyPair orderedPair(std::uint32_t a, std::uint32_t b) noexcept {
-    return a < b ? ProxyPair{ProxyId{a}, ProxyId{b}} : ProxyPair{ProxyId{b}, ProxyId{a}};
+    // By a mask, not a choice: that compiled to a branch, which the pair search mispredicted
+    // half the time (so did std::min).
+    const std::uint32_t swap = (a ^ b) & (0u - static_cast<std::uint32_t>(b < a));
+    return {ProxyId{a ^ swap}, ProxyId{b ^ swap}};
 }
 
 /// Sorts `pairs`, each with a < b, by (a, b). `scratch` is reused storage so steady-state calls do
