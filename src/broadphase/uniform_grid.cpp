@@ -1,6 +1,7 @@
 #include "broadphase/uniform_grid.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "broadphase/cells/cell_sweep.hpp"
@@ -71,6 +72,28 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, PairCursor& at) const {
     const std::uint32_t n = m_count[cell];
     const std::uint8_t* flags = m_flags.data() + m_begin[cell];
     std::uint32_t* order = at.order;
+    if (n <= kRegisterCell) {
+        // A fixed number of ids written, each kept when primary and in the cell: no branch on
+        // the count (the order has room for the extra writes).
+        const auto fewPairs = [&]<int kGroups>() {
+            for (std::uint32_t k = 0; k < 4 * kGroups; ++k) {
+                *order = e[k].id;
+                order += static_cast<unsigned>(k < n) & static_cast<unsigned>(flags[k] == 0);
+            }
+            at.order = order;
+            overlapMatrix<kGroups>(reinterpret_cast<const unsigned char*>(&e[0].box),
+                                   sizeof(CellEntry), flags, n)
+                .forEachPair([&](int i, int j) { *write++ = orderedPair(e[i].id, e[j].id); });
+            at.pairs = write;
+        };
+        if (n <= 4)
+            fewPairs.template operator()<1>();
+        else if (n <= 8)
+            fewPairs.template operator()<2>();
+        else
+            fewPairs.template operator()<3>();
+        return std::size_t{n} * (n - 1) / 2;
+    }
     for (std::uint32_t i = 0; i < n; ++i) {
         *order = e[i].id;
         order += flags[i] == 0 ? 1 : 0;
@@ -138,6 +161,7 @@ std::size_t UniformGrid::cellPairsInPieces(std::int32_t pieces, std::vector<Prox
         }
         run.lastCell = cell;
         pairsAt += 1;
+        orderAt += kRegisterCell; // cellPairs writes up to this many ids past the kept ones
     }
     if (m_candidates.size() < pairsAt) m_candidates.resize(pairsAt);
     m_order.resize(orderAt + m_outliers.size() + 1);
@@ -184,7 +208,7 @@ void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
         std::size_t room = 1;
         for (const std::uint32_t c : m_occupied) room += pairRoom(m_count[c]);
         if (m_candidates.size() < room) m_candidates.resize(room);
-        m_order.resize(m_visitCount + m_outliers.size() + 1);
+        m_order.resize(m_visitCount + m_outliers.size() + kRegisterCell);
         PairCursor at{m_candidates.data(), m_order.data(), &m_sweep};
         tests = cellRunPairs(0, m_occupied.size(), at);
         out.assign(m_candidates.data(), at.pairs);
@@ -305,7 +329,8 @@ void UniformGrid::validate() const {
                   "grid cell offsets do not tile the entries");
         running += m_count[c];
     }
-    R2D_CHECK(running == m_entries.size(), "grid cell offsets do not cover the entries");
+    R2D_CHECK(running + kEntrySlack == m_entries.size(),
+              "grid cell offsets do not cover the entries");
     const std::uint32_t capacity = m_proxies.capacity();
     R2D_CHECK(m_dirty.size() >= capacity, "dirty flags shorter than the proxies");
     std::size_t dirtyCount = 0;

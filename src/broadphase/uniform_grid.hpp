@@ -204,6 +204,10 @@ private:
     std::uint32_t m_walkBegin = 0;         ///< file() scratch: see kNotNoted
     std::uint32_t m_walkEnd = 0;
     std::vector<std::uint32_t> m_cellSortScratch;
+    /// The entries of the cells, then kEntrySlack more: the first takes the filing's writes
+    /// that no cell keeps, and the register tests of a cell read up to kRegisterCell entries
+    /// from its first whatever its count.
+    static constexpr std::size_t kEntrySlack = kRegisterCell;
     std::vector<CellEntry> m_entries;
     /// Per entry: kLaterColumn / kLaterRow when its cell is not in the first column / row of its
     /// proxy's range (0: the proxy's lower-left cell).

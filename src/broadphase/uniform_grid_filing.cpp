@@ -285,14 +285,20 @@ void UniformGrid::file() {
     // Flag 0 marks the proxy's lower-left ("primary") entry: those, in cell order, are the next
     // filing order.
     const auto columns = static_cast<std::size_t>(m_columns);
-    m_entries.resize(total + 1);
-    m_flags.resize(total + 1);
+    m_entries.resize(total + kEntrySlack);
+    m_flags.resize(total + kEntrySlack);
     CellEntry* entries = m_entries.data();
     std::uint8_t* flags = m_flags.data();
     std::uint32_t* begin = m_begin.data();
     // Writes of the zero-width parts of the 2 x 2 fast path go to a sink entry past the end
     // (the cursor they read may be a stale one of an unoccupied cell; it is not used).
     const auto sink = static_cast<std::uint32_t>(total);
+    // The cursor when `oneOrZero` is 1, else the sink, by a mask: as conditionals these were
+    // compiled to branches, mispredicted whenever boxes that straddle a cell line alternate with
+    // boxes that do not.
+    const auto pick = [sink](std::uint32_t cursor, std::uint32_t oneOrZero) {
+        return sink ^ ((cursor ^ sink) & (0u - oneOrZero));
+    };
     for (std::size_t k = 0; k < m_visitCount; ++k) {
         const Visit& v = m_visits[k];
         std::uint32_t* cell = begin + v.cell;
@@ -302,15 +308,15 @@ void UniformGrid::file() {
             const std::uint32_t wh = w & h;
             flags[cell[0]] = 0;
             entries[cell[0]++] = v.entry;
-            const std::uint32_t right = w != 0 ? cell[1] : sink;
+            const std::uint32_t right = pick(cell[1], w);
             flags[right] = kLaterColumn;
             entries[right] = v.entry;
             cell[1] += w;
-            const std::uint32_t up = h != 0 ? cell[columns] : sink;
+            const std::uint32_t up = pick(cell[columns], h);
             flags[up] = kLaterRow;
             entries[up] = v.entry;
             cell[columns] += h;
-            const std::uint32_t diagonal = wh != 0 ? cell[columns + 1] : sink;
+            const std::uint32_t diagonal = pick(cell[columns + 1], wh);
             flags[diagonal] = kLaterColumn | kLaterRow;
             entries[diagonal] = v.entry;
             cell[columns + 1] += wh;
@@ -324,8 +330,6 @@ void UniformGrid::file() {
             }
         }
     }
-    m_flags.pop_back();
-    m_entries.pop_back(); // the sink
     for (std::uint32_t c : m_occupied) begin[c] -= m_count[c];
 
     // Only insertions and removals change who is in the filing order; every mark goes at once.

@@ -36,8 +36,8 @@ void UniformGrid::configure(float cellSize) {
     m_begin.assign(slots, 0);
     m_count.assign(slots, 0);
     m_occupied.clear();
-    m_entries.clear();
-    m_flags.clear();
+    m_entries.assign(kEntrySlack, CellEntry{});
+    m_flags.assign(kEntrySlack, 0);
     m_outliers.clear();
     const auto& live = m_proxies.liveFlags();
     for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {

@@ -8,10 +8,15 @@
 // The columns need kColumnPadding slots past the last box holding an empty interval (lower
 // +infinity, upper -infinity: padColumns), which the four-wide loads read and which overlap
 // nothing.
+//
+// The grid's cells of up to kRegisterCell boxes (nearly all in a world of scattered bodies) take
+// overlapMatrix instead: the boxes straight from their entries into registers, every pair tested
+// without a branch, the pairs handed back as a bit matrix.
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 #if defined(__SSE2__)
@@ -109,6 +114,117 @@ void forEachOverlap(ColumnView c, std::size_t count, Hit&& hit) {
                 c.lowY[j] <= c.highY[i])
                 hit(i, j);
 #endif
+}
+
+// The register kernels below are meant to melt into their caller's loop over cells.
+#if defined(__GNUC__)
+#define RIGID2D_CELLS_INLINE inline __attribute__((always_inline))
+#else
+#define RIGID2D_CELLS_INLINE inline
+#endif
+
+/// Cells of at most this many boxes are tested from registers (overlapMatrix).
+inline constexpr std::size_t kRegisterCell = 12;
+
+/// The overlapping pairs of up to 4 * kGroups boxes as a bit matrix: row i, bit j set when i < j,
+/// both are below the count, the boxes overlap and their ownership groups share no bit.
+template <int kGroups>
+struct PairMatrix {
+    static_assert(kGroups >= 1 && kGroups <= 3);
+    static constexpr int kBoxes = 4 * kGroups;
+    static constexpr int kStride = kBoxes <= 8 ? 8 : 16; ///< bits a row takes
+    static constexpr int kRowsPerWord = 64 / kStride;
+    static constexpr int kWords = (kBoxes - 1 + kRowsPerWord - 1) / kRowsPerWord;
+    std::uint64_t words[kWords] = {};
+
+    void setRow(int i, unsigned bits) noexcept {
+        words[i / kRowsPerWord] |= std::uint64_t{bits} << (kStride * (i % kRowsPerWord));
+    }
+    /// Calls pair(i, j) for every bit set, by row, then column.
+    template <class Pair>
+    RIGID2D_CELLS_INLINE void forEachPair(Pair&& pair) const {
+        for (int w = 0; w < kWords; ++w) {
+            for (std::uint64_t m = words[w]; m != 0; m &= m - 1) {
+                const int bit = std::countr_zero(m);
+                pair(w * kRowsPerWord + bit / kStride, bit % kStride);
+            }
+        }
+    }
+};
+
+/// The pair matrix of count <= 4 * kGroups boxes, box k being the four floats (lower x, lower y,
+/// upper x, upper y) at `first + k * stride` bytes and group[k] its ownership bits (a pair whose
+/// groups share a bit is another cell's). Reads 4 * kGroups boxes and groups whatever count is:
+/// the caller's memory holds that many; the extra lanes are masked off.
+///
+/// Why: a grid cell holds a handful of boxes, a different handful in every cell, and loops
+/// bounded by that count, with a branch per row and per overlap, cost more in mispredictions
+/// than the tests themselves. Here every row is tested, unrolled and branch-free, and the caller
+/// walks the set bits in a loop a word. The boxes go straight into registers (transposed):
+/// columns written to the stack and read back four wide stalled each load on store forwarding.
+template <int kGroups>
+RIGID2D_CELLS_INLINE PairMatrix<kGroups>
+overlapMatrix(const unsigned char* first, std::size_t stride, const std::uint8_t* group,
+              std::size_t count) {
+    PairMatrix<kGroups> matrix;
+    constexpr int kBoxes = PairMatrix<kGroups>::kBoxes;
+    const unsigned valid = (1u << count) - 1u;
+#if defined(__SSE2__)
+    const auto box = [&](int k) {
+        return _mm_loadu_ps(reinterpret_cast<const float*>(first + k * stride));
+    };
+    const auto groupLanes = [&](int k) { // group[k .. k + 4) as four 32-bit lanes
+        std::int32_t bytes;
+        std::memcpy(&bytes, group + k, sizeof bytes);
+        const __m128i zero = _mm_setzero_si128();
+        return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(bytes), zero), zero);
+    };
+    __m128 lowX[kGroups], lowY[kGroups], highX[kGroups], highY[kGroups];
+    __m128i groups[kGroups];
+    for (int g = 0; g < kGroups; ++g) {
+        lowX[g] = box(4 * g);
+        lowY[g] = box(4 * g + 1);
+        highX[g] = box(4 * g + 2);
+        highY[g] = box(4 * g + 3);
+        _MM_TRANSPOSE4_PS(lowX[g], lowY[g], highX[g], highY[g]);
+        groups[g] = groupLanes(4 * g);
+    }
+    // Unrolled whole: the lane shuffles and group ranges become constants, and no loop branch.
+#pragma GCC unroll 16
+    for (int i = 0; i + 1 < kBoxes; ++i) {
+        const __m128 b = box(i);
+        const __m128 bLowX = _mm_shuffle_ps(b, b, 0x00), bLowY = _mm_shuffle_ps(b, b, 0x55);
+        const __m128 bHighX = _mm_shuffle_ps(b, b, 0xAA), bHighY = _mm_shuffle_ps(b, b, 0xFF);
+        const __m128i bGroup = _mm_set1_epi32(group[i]);
+        unsigned row = 0;
+        // Groups wholly left of the diagonal hold no bit of this row.
+#pragma GCC unroll 4
+        for (int g = i / 4; g < kGroups; ++g) {
+            const __m128 x =
+                _mm_and_ps(_mm_cmple_ps(bLowX, highX[g]), _mm_cmple_ps(lowX[g], bHighX));
+            const __m128 y =
+                _mm_and_ps(_mm_cmple_ps(bLowY, highY[g]), _mm_cmple_ps(lowY[g], bHighY));
+            const __m128 owned = _mm_castsi128_ps(
+                _mm_cmpeq_epi32(_mm_and_si128(bGroup, groups[g]), _mm_setzero_si128()));
+            row |= static_cast<unsigned>(_mm_movemask_ps(_mm_and_ps(_mm_and_ps(x, y), owned)))
+                   << (4 * g);
+        }
+        matrix.setRow(i, row & valid & ~((2u << i) - 1u));
+    }
+#else
+    for (int i = 0; i + 1 < kBoxes; ++i) {
+        const float* p = reinterpret_cast<const float*>(first + i * stride);
+        unsigned row = 0;
+        for (int j = i + 1; j < kBoxes; ++j) {
+            const float* q = reinterpret_cast<const float*>(first + j * stride);
+            const bool hit = p[0] <= q[2] && q[0] <= p[2] && p[1] <= q[3] && q[1] <= p[3] &&
+                             (group[i] & group[j]) == 0;
+            row |= unsigned{hit} << j;
+        }
+        matrix.setRow(i, row & valid);
+    }
+#endif
+    return matrix;
 }
 
 /// forEachOverlap for boxes sorted by lower x: box i meets the boxes after it up to the first that

@@ -1,5 +1,6 @@
 // A cell's box tests four at a time: every overlapping pair once, in order, against a plain double
-// loop; the sorted sweep also counts exactly the pairs whose x intervals overlap.
+// loop; the sorted sweep also counts exactly the pairs whose x intervals overlap; the register
+// kernel's pair matrix also leaves out the pairs whose ownership groups share a bit.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -113,4 +114,53 @@ TEST_CASE("cell sweep: the padding overlaps nothing, not even the largest finite
               columns.view(), boxes.size(),
               [&](std::size_t i, std::size_t j) { found.emplace_back(i, j); }) == 1);
     CHECK(found == Pairs{{0, 1}});
+}
+
+namespace {
+
+// A box with an id after it, as the grid's entries are laid out: the kernel reads at a stride.
+struct Entry {
+    Box box;
+    std::uint32_t id;
+};
+
+template <int kGroups>
+void checkPairMatrix(std::mt19937& random) {
+    constexpr std::size_t kBoxes = 4 * kGroups;
+    std::uniform_int_distribution<int> groupBits(0, 3);
+    for (std::size_t count = 0; count <= kBoxes; ++count) {
+        for (int round = 0; round < 200; ++round) {
+            CAPTURE(count);
+            const std::vector<Box> boxes = latticeBoxes(random, count);
+            // Past the count: boxes that overlap everything, in groups that admit every pair;
+            // the kernel reads them and must drop them. (Finite, as the grid's are: the entries
+            // of the next cells, or its zeroed slack.)
+            std::vector<Entry> entries(kBoxes);
+            std::vector<std::uint8_t> groups(kBoxes, 0);
+            for (std::size_t k = 0; k < kBoxes; ++k) {
+                entries[k].box = k < count ? boxes[k] : Box{-1e30f, -1e30f, 1e30f, 1e30f};
+                if (k < count) groups[k] = static_cast<std::uint8_t>(groupBits(random));
+            }
+            std::size_t xOverlaps = 0;
+            Pairs expected;
+            for (const auto& [i, j] : plainPairs(boxes, xOverlaps))
+                if ((groups[i] & groups[j]) == 0) expected.emplace_back(i, j);
+            Pairs found;
+            detail::overlapMatrix<kGroups>(reinterpret_cast<const unsigned char*>(&entries[0].box),
+                                           sizeof(Entry), groups.data(), count)
+                .forEachPair([&](int i, int j) {
+                    found.emplace_back(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
+                });
+            CHECK(found == expected);
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("cell sweep: the pair matrix of up to twelve boxes keeps the pairs no group refuses") {
+    std::mt19937 random(13);
+    checkPairMatrix<1>(random);
+    checkPairMatrix<2>(random);
+    checkPairMatrix<3>(random);
 }
