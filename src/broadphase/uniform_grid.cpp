@@ -75,23 +75,14 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, PairCursor& at) const {
     if (n <= kRegisterCell) {
         // A fixed number of ids written, each kept when primary and in the cell: no branch on
         // the count (the order has room for the extra writes).
-        const auto fewPairs = [&]<int kGroups>() {
-            for (std::uint32_t k = 0; k < 4 * kGroups; ++k) {
-                *order = e[k].id;
-                order += static_cast<unsigned>(k < n) & static_cast<unsigned>(flags[k] == 0);
-            }
-            at.order = order;
-            overlapMatrix<kGroups>(reinterpret_cast<const unsigned char*>(&e[0].box),
-                                   sizeof(CellEntry), flags, n)
-                .forEachPair([&](int i, int j) { *write++ = orderedPair(e[i].id, e[j].id); });
-            at.pairs = write;
-        };
-        if (n <= 4)
-            fewPairs.template operator()<1>();
-        else if (n <= 8)
-            fewPairs.template operator()<2>();
-        else
-            fewPairs.template operator()<3>();
+        for (std::uint32_t k = 0; k < kRegisterCell; ++k) {
+            *order = e[k].id;
+            order += static_cast<unsigned>(k < n) & static_cast<unsigned>(flags[k] == 0);
+        }
+        at.order = order;
+        forEachOwnedPairOfFew(
+            e, flags, n, [&](std::uint32_t a, std::uint32_t b) { *write++ = orderedPair(a, b); });
+        at.pairs = write;
         return std::size_t{n} * (n - 1) / 2;
     }
     for (std::uint32_t i = 0; i < n; ++i) {

@@ -209,10 +209,7 @@ private:
     /// from its first whatever its count.
     static constexpr std::size_t kEntrySlack = kRegisterCell;
     std::vector<CellEntry> m_entries;
-    /// Per entry: kLaterColumn / kLaterRow when its cell is not in the first column / row of its
-    /// proxy's range (0: the proxy's lower-left cell).
-    static constexpr std::uint8_t kLaterColumn = 1;
-    static constexpr std::uint8_t kLaterRow = 2;
+    /// Per entry: kLaterColumn / kLaterRow (cell_pairs.hpp).
     std::vector<std::uint8_t> m_flags;
     SweepScratch m_sweep; ///< findPairs scratch for crowded cells
     /// findPairs scratch when in pieces: a run of cells, where it writes, how far it got.

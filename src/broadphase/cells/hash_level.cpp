@@ -24,7 +24,9 @@ std::size_t HashLevel::collectPairs(const std::vector<AABB>& boxes, std::vector<
         }
         entries.clear();
         m_pool.forEach(bucket, [&](std::uint32_t id) { entries.push_back({boxes[id], id}); });
-        tests += pairsInCell(entries.data(), entries.size(), x, y, m_mapping, out);
+        const std::size_t count = entries.size();
+        entries.resize(count + kRegisterCell); // pairsInCell's room
+        tests += pairsInCell(entries.data(), count, x, y, m_mapping, out);
     });
     return tests;
 }
