@@ -120,9 +120,12 @@ std::size_t UniformGrid::countCellsWith() {
 #if defined(__SSE2__)
     const InsideRange inside(mapping, bounds);
 #endif
+    // Every id of the filing order was live at the last filing: only one removed since can be
+    // dead (the flag is a random read a proxy, a cache miss in a large world).
+    const bool anyRemoved = !m_removed.empty();
     // Inlined by hand: this body runs for every proxy every frame.
     forEachInFilingOrder([&](std::uint32_t id) __attribute__((always_inline)) {
-        if (live[id] == 0) return;
+        if (anyRemoved && live[id] == 0) return;
         const AABB& box = boxes[id];
         if constexpr (kSampleSizes) {
             m_sizes.addUncounted(box);
