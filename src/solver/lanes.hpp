@@ -20,14 +20,7 @@
 #include <cstdint>
 #include <cstring>
 
-// For the wide loops' small helpers: left out of line they pass lane structs through memory.
-#if defined(__GNUC__) || defined(__clang__)
-#define RIGID2D_ALWAYS_INLINE inline __attribute__((always_inline))
-#elif defined(_MSC_VER)
-#define RIGID2D_ALWAYS_INLINE __forceinline
-#else
-#define RIGID2D_ALWAYS_INLINE inline
-#endif
+#include "core/always_inline.hpp"
 
 namespace rigid2d::detail {
 

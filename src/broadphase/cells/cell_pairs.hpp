@@ -30,8 +30,9 @@ inline constexpr std::uint8_t kLaterRow = 2;
 /// whose flags[k] (kLaterColumn, kLaterRow) share no bit, by the first entry, then the second.
 /// Both arrays hold kRegisterCell readable slots (the extra ones finite and ignored).
 template <class Emit>
-RIGID2D_CELLS_INLINE void forEachOwnedPairOfFew(const CellEntry* entries, const std::uint8_t* flags,
-                                                std::size_t count, Emit&& emit) {
+RIGID2D_ALWAYS_INLINE void forEachOwnedPairOfFew(const CellEntry* entries,
+                                                 const std::uint8_t* flags, std::size_t count,
+                                                 Emit&& emit) {
     const auto pairs = [&]<int kGroups>() {
         overlapMatrix<kGroups>(reinterpret_cast<const unsigned char*>(&entries[0].box),
                                sizeof(CellEntry), flags, count)

@@ -23,6 +23,8 @@
 #include <immintrin.h>
 #endif
 
+#include "core/always_inline.hpp"
+
 namespace rigid2d::detail {
 
 inline constexpr std::size_t kColumnPadding = 4;
@@ -116,13 +118,6 @@ void forEachOverlap(ColumnView c, std::size_t count, Hit&& hit) {
 #endif
 }
 
-// The register kernels below are meant to melt into their caller's loop over cells.
-#if defined(__GNUC__)
-#define RIGID2D_CELLS_INLINE inline __attribute__((always_inline))
-#else
-#define RIGID2D_CELLS_INLINE inline
-#endif
-
 /// Cells of at most this many boxes are tested from registers (overlapMatrix).
 inline constexpr std::size_t kRegisterCell = 12;
 
@@ -142,7 +137,7 @@ struct PairMatrix {
     }
     /// Calls pair(i, j) for every bit set, by row, then column.
     template <class Pair>
-    RIGID2D_CELLS_INLINE void forEachPair(Pair&& pair) const {
+    RIGID2D_ALWAYS_INLINE void forEachPair(Pair&& pair) const {
         for (int w = 0; w < kWords; ++w) {
             for (std::uint64_t m = words[w]; m != 0; m &= m - 1) {
                 const int bit = std::countr_zero(m);
@@ -163,7 +158,7 @@ struct PairMatrix {
 /// walks the set bits in a loop a word. The boxes go straight into registers (transposed):
 /// columns written to the stack and read back four wide stalled each load on store forwarding.
 template <int kGroups>
-RIGID2D_CELLS_INLINE PairMatrix<kGroups>
+RIGID2D_ALWAYS_INLINE PairMatrix<kGroups>
 overlapMatrix(const unsigned char* first, std::size_t stride, const std::uint8_t* group,
               std::size_t count) {
     PairMatrix<kGroups> matrix;
