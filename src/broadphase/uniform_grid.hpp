@@ -151,9 +151,6 @@ private:
         m_dirtyList.emplace_back(id);
     }
     [[gnu::noinline]] void appendDirtyGrowing(std::uint32_t id);
-    /// Calls f(id) for each proxy that may be live: m_order, then new ids of the dirty list.
-    template <class F>
-    void forEachInFilingOrder(F&& f) const;
     /// Calls f(entry) for each current entry of cell (x, y): all of them after update(), else
     /// those whose proxy is not dirty.
     template <class F>
