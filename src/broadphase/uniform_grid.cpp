@@ -1,7 +1,6 @@
 #include "broadphase/uniform_grid.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 
 #include "broadphase/cells/cell_sweep.hpp"
