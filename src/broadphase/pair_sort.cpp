@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/grow.hpp"
+
 namespace rigid2d::detail {
 
 namespace {
@@ -38,7 +40,7 @@ void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scrat
     const std::size_t digitCount = std::size_t{1} << digitBits;
 
     static_assert(sizeof(ProxyPair) == sizeof(std::uint64_t));
-    scratch.resize(n);
+    resizeWithRoom(scratch, n);
     // Keys are written over the pairs' bytes (memcpy keeps this free of aliasing trouble).
     unsigned char* keys = reinterpret_cast<unsigned char*>(pairs.data());
     unsigned char* other = reinterpret_cast<unsigned char*>(scratch.data());

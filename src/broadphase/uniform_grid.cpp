@@ -7,6 +7,7 @@
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
+#include "core/grow.hpp"
 #include "core/parallel_for.hpp"
 
 namespace rigid2d::detail {
@@ -153,8 +154,8 @@ std::size_t UniformGrid::cellPairsInPieces(std::int32_t pieces, std::vector<Prox
         pairsAt += 1;
         orderAt += kRegisterCell; // cellPairs writes up to this many ids past the kept ones
     }
-    if (m_candidates.size() < pairsAt) m_candidates.resize(pairsAt);
-    m_order.resize(orderAt + m_outliers.size() + 1);
+    if (m_candidates.size() < pairsAt) resizeWithRoom(m_candidates, pairsAt);
+    resizeWithRoom(m_order, orderAt + m_outliers.size() + 1);
     parallelFor(*m_workers, pieces, 1, [&](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (auto r = static_cast<std::size_t>(begin); r < static_cast<std::size_t>(end); ++r) {
             CellRun& run = m_runs[r];
@@ -168,7 +169,7 @@ std::size_t UniformGrid::cellPairsInPieces(std::int32_t pieces, std::vector<Prox
         pairCount += static_cast<std::size_t>(m_runs[r].end.pairs -
                                               (m_candidates.data() + m_runs[r].pairsAt));
     }
-    out.reserve(pairCount);
+    reserveWithRoom(out, pairCount);
     std::uint32_t* order = m_order.data();
     for (std::size_t r = 0; r < runs; ++r) {
         const CellRun& run = m_runs[r];
@@ -197,10 +198,11 @@ void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
     } else {
         std::size_t room = 1;
         for (const std::uint32_t c : m_occupied) room += pairRoom(m_count[c]);
-        if (m_candidates.size() < room) m_candidates.resize(room);
-        m_order.resize(m_visitCount + m_outliers.size() + kRegisterCell);
+        if (m_candidates.size() < room) resizeWithRoom(m_candidates, room);
+        resizeWithRoom(m_order, m_visitCount + m_outliers.size() + kRegisterCell);
         PairCursor at{m_candidates.data(), m_order.data(), &m_sweep};
         tests = cellRunPairs(0, m_occupied.size(), at);
+        reserveWithRoom(out, static_cast<std::size_t>(at.pairs - m_candidates.data()));
         out.assign(m_candidates.data(), at.pairs);
         m_order.resize(static_cast<std::size_t>(at.order - m_order.data()));
     }

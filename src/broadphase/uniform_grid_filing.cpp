@@ -8,6 +8,7 @@
 
 #include "broadphase/pair_sort.hpp"
 #include "broadphase/uniform_grid.hpp"
+#include "core/grow.hpp"
 
 namespace rigid2d::detail {
 
@@ -86,16 +87,20 @@ std::size_t UniformGrid::countCellsWith() {
     std::uint32_t* count = m_count.data();
     m_outliers.clear();
     if constexpr (kSampleSizes) m_sizes.clear();
+    // The proxies in the order of the last filing, then those inserted since (moved ones are in
+    // the order already).
+    const std::uint32_t* order = m_order.data();
+    const std::size_t ordered = m_order.size();
+    const std::size_t candidates = ordered + m_inserted.size();
     // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
-    if (m_visits.size() < m_order.size() + m_dirtyList.size())
-        m_visits.resize(m_order.size() + m_dirtyList.size());
+    if (m_visits.size() < candidates) resizeWithRoom(m_visits, candidates);
     Visit* visits = m_visits.data();
     std::size_t visited = 0;
     [[maybe_unused]] std::uint32_t sized = 0;
     // Up to four cells become occupied per proxy on the fast path: room for that many per
     // candidate, so the appends below need no capacity check (the slow path checks).
-    const std::size_t fastRoom = kTrackOccupied ? 4 * (m_order.size() + m_dirtyList.size()) + 4 : 0;
-    if (m_touched.size() < fastRoom) m_touched.resize(fastRoom);
+    const std::size_t fastRoom = kTrackOccupied ? 4 * candidates + 4 : 0;
+    if (m_touched.size() < fastRoom) resizeWithRoom(m_touched, fastRoom);
     std::uint32_t* touched = m_touched.data();
     std::size_t occupied = 0;
     // Without noting: the lowest first cell, and the highest first cell (last, for a range wider
@@ -108,14 +113,10 @@ std::size_t UniformGrid::countCellsWith() {
     // Every id of the filing order was live at the last filing: only one removed since can be
     // dead (the flag is a random read a proxy, a cache miss in a large world).
     const bool anyRemoved = !m_removed.empty();
-    // The proxies in the order of the last filing (spatial), then those inserted since, in one
-    // plain loop (as a lambda with its accumulators captured by reference, the same body took
-    // 3% more instructions). The box array is by id: its reads are prefetched a few proxies
-    // ahead, so that their cache misses overlap.
+    // One plain loop (as a lambda with its accumulators captured by reference, the same body
+    // took 3% more instructions). The box array is by id: its reads are prefetched a few
+    // proxies ahead, so that their cache misses overlap.
     constexpr std::size_t kAhead = 16;
-    const std::uint32_t* order = m_order.data();
-    const std::size_t ordered = m_order.size();
-    const std::size_t candidates = ordered + m_inserted.size();
     for (std::size_t i = 0; i < candidates; ++i) {
         if (i + kAhead < ordered) __builtin_prefetch(&boxes[order[i + kAhead]]);
         const std::uint32_t id = i < ordered ? order[i] : m_inserted[i - ordered];
@@ -282,8 +283,8 @@ void UniformGrid::file() {
     // Flag 0 marks the proxy's lower-left ("primary") entry: those, in cell order, are the next
     // filing order.
     const auto columns = static_cast<std::size_t>(m_columns);
-    m_entries.resize(total + kEntrySlack);
-    m_flags.resize(total + kEntrySlack);
+    resizeWithRoom(m_entries, total + kEntrySlack);
+    resizeWithRoom(m_flags, total + kEntrySlack);
     CellEntry* entries = m_entries.data();
     std::uint8_t* flags = m_flags.data();
     std::uint32_t* begin = m_begin.data();
