@@ -4,9 +4,11 @@
 #include <cstring>
 
 #include "broadphase/cells/cell_sweep.hpp"
+#include "broadphase/cells/cell_sweep_avx2.hpp"
 #include "broadphase/pair_sort.hpp"
 #include "core/assert.hpp"
 #include "core/check.hpp"
+#include "core/cpu_features.hpp"
 #include "core/grow.hpp"
 #include "core/parallel_for.hpp"
 
@@ -19,11 +21,31 @@ std::size_t pairRoom(std::uint32_t entries) noexcept {
     return std::size_t{entries} * (entries - 1) / 2;
 }
 
+// The ids of a cell of n <= kRegisterCell entries that are primary (flag 0), written at `order`:
+// a fixed number written, each kept when primary and in the cell, so no branch on the count (the
+// order has room for the extra writes). Returns the new end.
+RIGID2D_ALWAYS_INLINE std::uint32_t* writePrimaryIds(const CellEntry* e, const std::uint8_t* flags,
+                                                     std::uint32_t n, std::uint32_t* order) {
+    for (std::uint32_t k = 0; k < kRegisterCell; ++k) {
+        *order = e[k].id;
+        order += static_cast<unsigned>(k < n) & static_cast<unsigned>(flags[k] == 0);
+    }
+    return order;
+}
+
+// The pairs of a cell's pair matrix, as ordered pairs of ids at `write`. Returns the new end.
+template <int kGroups>
+RIGID2D_ALWAYS_INLINE ProxyPair* writePairs(const PairMatrix<kGroups>& matrix, const CellEntry* e,
+                                            ProxyPair* write) {
+    matrix.forEachPair([&](int i, int j) { *write++ = orderedPair(e[i].id, e[j].id); });
+    return write;
+}
+
 } // namespace
 
 UniformGrid::UniformGrid(const BroadPhaseConfig& config)
     : m_bounds(config.worldBounds), m_maxCells(config.maxGridCells),
-      m_fixedCellSize(config.cellSize > 0.0f) {
+      m_fixedCellSize(config.cellSize > 0.0f), m_avx2(cpuHasAvx2()) {
     // An automatic cell edge comes from the proxies at the first filing; until then a coarse
     // layout of at most 64 cells a side, so that building a grid costs what its proxies cost
     // (1 m cells over the default bounds made a 4M-cell array, 32 MB cleared for nothing).
@@ -73,13 +95,7 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, PairCursor& at) const {
     const std::uint8_t* flags = m_flags.data() + m_begin[cell];
     std::uint32_t* order = at.order;
     if (n <= kRegisterCell) {
-        // A fixed number of ids written, each kept when primary and in the cell: no branch on
-        // the count (the order has room for the extra writes).
-        for (std::uint32_t k = 0; k < kRegisterCell; ++k) {
-            *order = e[k].id;
-            order += static_cast<unsigned>(k < n) & static_cast<unsigned>(flags[k] == 0);
-        }
-        at.order = order;
+        at.order = writePrimaryIds(e, flags, n, order);
         forEachOwnedPairOfFew(
             e, flags, n, [&](std::uint32_t a, std::uint32_t b) { *write++ = orderedPair(a, b); });
         at.pairs = write;
@@ -124,10 +140,40 @@ std::size_t UniformGrid::cellPairs(std::uint32_t cell, PairCursor& at) const {
 }
 
 std::size_t UniformGrid::cellRunPairs(std::size_t first, std::size_t last, PairCursor& at) const {
+#if RIGID2D_CELL_AVX2
+    if (m_avx2) return cellRunPairsAvx2(first, last, at);
+#endif
     std::size_t tests = 0;
     for (std::size_t k = first; k < last; ++k) tests += cellPairs(m_occupied[k], at);
     return tests;
 }
+
+#if RIGID2D_CELL_AVX2
+// cellRunPairs with the eight-lane kernel for cells of five to twelve entries (the others as
+// cellPairs has them). No lambda here calls the kernel: a lambda would not share the target.
+RIGID2D_TARGET_AVX2 std::size_t UniformGrid::cellRunPairsAvx2(std::size_t first, std::size_t last,
+                                                              PairCursor& at) const {
+    std::size_t tests = 0;
+    for (std::size_t k = first; k < last; ++k) {
+        const std::uint32_t cell = m_occupied[k];
+        const std::uint32_t n = m_count[cell];
+        if (n <= 4 || n > kRegisterCell) {
+            tests += cellPairs(cell, at);
+            continue;
+        }
+        const CellEntry* e = m_entries.data() + m_begin[cell];
+        const std::uint8_t* flags = m_flags.data() + m_begin[cell];
+        const auto* boxes = reinterpret_cast<const unsigned char*>(&e[0].box);
+        at.order = writePrimaryIds(e, flags, n, at.order);
+        at.pairs =
+            n <= 8
+                ? writePairs(overlapMatrixAvx2<2>(boxes, sizeof(CellEntry), flags, n), e, at.pairs)
+                : writePairs(overlapMatrixAvx2<3>(boxes, sizeof(CellEntry), flags, n), e, at.pairs);
+        tests += std::size_t{n} * (n - 1) / 2;
+    }
+    return tests;
+}
+#endif
 
 std::size_t UniformGrid::cellPairsInPieces(std::int32_t pieces, std::vector<ProxyPair>& out) {
     // Runs of about equal entries, each writing at its own offsets into m_candidates and

@@ -44,6 +44,7 @@
 #include "broadphase/cells/cell_ray.hpp"
 #include "broadphase/cells/cell_size_tracker.hpp"
 #include "broadphase/cells/cell_sweep.hpp"
+#include "broadphase/cells/cell_sweep_avx2.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
@@ -134,6 +135,11 @@ private:
     std::size_t cellPairs(std::uint32_t cell, PairCursor& at) const;
     /// cellPairs for the cells m_occupied[first, last), in order.
     std::size_t cellRunPairs(std::size_t first, std::size_t last, PairCursor& at) const;
+#if RIGID2D_CELL_AVX2
+    /// cellRunPairs on a CPU with AVX2 (m_avx2): the same pairs, ids and tests.
+    RIGID2D_TARGET_AVX2 std::size_t cellRunPairsAvx2(std::size_t first, std::size_t last,
+                                                     PairCursor& at) const;
+#endif
     /// The cells' pairs (to `out`) and the filing order (to m_order) on m_workers, in `pieces`
     /// runs of cells; both come out as one run would write them. Returns the box tests done.
     std::size_t cellPairsInPieces(std::int32_t pieces, std::vector<ProxyPair>& out);
@@ -179,6 +185,7 @@ private:
     AABB m_bounds;
     std::size_t m_maxCells;
     bool m_fixedCellSize;
+    bool m_avx2;                          ///< the CPU runs AVX2: cells take the eight-lane kernel
     float m_sizeReference = 0.0f;         ///< median half extent the automatic cell size came from
     float m_cellFactor = kAutoCellFactor; ///< kAutoCellFactor or kDenseCellFactor
     bool m_refactor = false; ///< m_cellFactor changed: the next filing lays the cells out anew

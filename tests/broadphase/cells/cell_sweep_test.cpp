@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "broadphase/cells/cell_sweep.hpp"
+#include "broadphase/cells/cell_sweep_avx2.hpp"
+#include "core/cpu_features.hpp"
 #include "rigid2d/math.hpp"
 
 using namespace rigid2d;
@@ -125,7 +127,21 @@ struct Entry {
 };
 
 template <int kGroups>
-void checkPairMatrix(std::mt19937& random) {
+using MatrixKernel = detail::PairMatrix<kGroups> (*)(const unsigned char*, std::size_t,
+                                                     const std::uint8_t*, std::size_t);
+
+#if RIGID2D_CELL_AVX2
+// The eight-lane kernel may only be inlined into a function compiled for AVX2.
+template <int kGroups>
+RIGID2D_TARGET_AVX2 detail::PairMatrix<kGroups>
+wideMatrix(const unsigned char* first, std::size_t stride, const std::uint8_t* group,
+           std::size_t count) {
+    return detail::overlapMatrixAvx2<kGroups>(first, stride, group, count);
+}
+#endif
+
+template <int kGroups>
+void checkPairMatrix(std::mt19937& random, MatrixKernel<kGroups> kernel) {
     constexpr std::size_t kBoxes = 4 * kGroups;
     std::uniform_int_distribution<int> groupBits(0, 3);
     for (std::size_t count = 0; count <= kBoxes; ++count) {
@@ -146,8 +162,8 @@ void checkPairMatrix(std::mt19937& random) {
             for (const auto& [i, j] : plainPairs(boxes, xOverlaps))
                 if ((groups[i] & groups[j]) == 0) expected.emplace_back(i, j);
             Pairs found;
-            detail::overlapMatrix<kGroups>(reinterpret_cast<const unsigned char*>(&entries[0].box),
-                                           sizeof(Entry), groups.data(), count)
+            kernel(reinterpret_cast<const unsigned char*>(&entries[0].box), sizeof(Entry),
+                   groups.data(), count)
                 .forEachPair([&](int i, int j) {
                     found.emplace_back(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
                 });
@@ -160,7 +176,21 @@ void checkPairMatrix(std::mt19937& random) {
 
 TEST_CASE("cell sweep: the pair matrix of up to twelve boxes keeps the pairs no group refuses") {
     std::mt19937 random(13);
-    checkPairMatrix<1>(random);
-    checkPairMatrix<2>(random);
-    checkPairMatrix<3>(random);
+    checkPairMatrix<1>(random, &detail::overlapMatrix<1>);
+    checkPairMatrix<2>(random, &detail::overlapMatrix<2>);
+    checkPairMatrix<3>(random, &detail::overlapMatrix<3>);
+}
+
+TEST_CASE("cell sweep: the eight-lane pair matrix keeps the same pairs as the four-lane one") {
+#if RIGID2D_CELL_AVX2
+    if (!detail::cpuHasAvx2()) {
+        MESSAGE("this CPU has no AVX2: the eight-lane kernel is not run here");
+        return;
+    }
+    std::mt19937 random(17);
+    checkPairMatrix<2>(random, &wideMatrix<2>);
+    checkPairMatrix<3>(random, &wideMatrix<3>);
+#else
+    MESSAGE("not an x86-64 build: no eight-lane kernel");
+#endif
 }
