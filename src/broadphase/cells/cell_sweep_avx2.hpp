@@ -2,15 +2,18 @@
 // overlapMatrix with eight lanes: the grid's cells of five to twelve boxes tested eight boxes to
 // a register, on CPUs that have AVX2. The library is built for baseline x86-64: these functions
 // carry the target attribute, are inlined only into functions that carry it too, and run only
-// where cpuHasAvx2() said yes. The same comparisons lane by lane as the four-wide kernel, so the
-// same matrix.
+// where cpuHasAvx2() said yes (not compiled with -mavx2, so no function shared with baseline code
+// is compiled for AVX2). The same comparisons lane by lane as the four-wide kernel, so the same
+// matrix.
 //
 // Why: the four-wide kernel tests an eight-box cell in eleven row groups and a twelve-box one in
 // twenty-three; eight lanes take seven and eighteen, and the box loads become broadcasts.
 
 #include "broadphase/cells/cell_sweep.hpp"
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+// Built with the solver's AVX2 kernels (the RIGID2D_AVX2 option, on by default for x86-64 with
+// GCC or Clang).
+#if RIGID2D_AVX2_KERNELS && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define RIGID2D_CELL_AVX2 1
 #define RIGID2D_TARGET_AVX2 __attribute__((target("avx2")))
 
