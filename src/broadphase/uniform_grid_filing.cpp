@@ -297,34 +297,40 @@ void UniformGrid::file() {
     const auto pick = [sink](std::uint32_t cursor, std::uint32_t oneOrZero) {
         return sink ^ ((cursor ^ sink) & (0u - oneOrZero));
     };
-    for (std::size_t k = 0; k < m_visitCount; ++k) {
-        const Visit& v = m_visits[k];
-        std::uint32_t* cell = begin + v.cell;
-        const std::uint32_t w = v.width;
-        const std::uint32_t h = v.height;
+    // Locals, and the visit's fields read once: the flag stores (bytes) may alias anything, so
+    // members and the visit were read again after each of them.
+    const Visit* visits = m_visits.data();
+    const std::size_t visitCount = m_visitCount;
+    for (std::size_t k = 0; k < visitCount; ++k) {
+        const CellEntry entry = visits[k].entry;
+        std::uint32_t* cell = begin + visits[k].cell;
+        const std::uint32_t w = visits[k].width;
+        const std::uint32_t h = visits[k].height;
         if ((w | h) <= 1) {
             const std::uint32_t wh = w & h;
-            flags[cell[0]] = 0;
-            entries[cell[0]++] = v.entry;
+            const std::uint32_t at = cell[0];
             const std::uint32_t right = pick(cell[1], w);
-            flags[right] = kLaterColumn;
-            entries[right] = v.entry;
-            cell[1] += w;
             const std::uint32_t up = pick(cell[columns], h);
-            flags[up] = kLaterRow;
-            entries[up] = v.entry;
-            cell[columns] += h;
             const std::uint32_t diagonal = pick(cell[columns + 1], wh);
-            flags[diagonal] = kLaterColumn | kLaterRow;
-            entries[diagonal] = v.entry;
+            cell[0] = at + 1;
+            cell[1] += w;
+            cell[columns] += h;
             cell[columns + 1] += wh;
+            flags[at] = 0;
+            entries[at] = entry;
+            flags[right] = kLaterColumn;
+            entries[right] = entry;
+            flags[up] = kLaterRow;
+            entries[up] = entry;
+            flags[diagonal] = kLaterColumn | kLaterRow;
+            entries[diagonal] = entry;
             continue;
         }
         for (std::uint32_t y = 0; y <= h; ++y, cell += columns) {
             for (std::uint32_t x = 0; x <= w; ++x) {
                 flags[cell[x]] = static_cast<std::uint8_t>((x != 0 ? kLaterColumn : 0) |
                                                            (y != 0 ? kLaterRow : 0));
-                entries[cell[x]++] = v.entry;
+                entries[cell[x]++] = entry;
             }
         }
     }
