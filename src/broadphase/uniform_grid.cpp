@@ -63,7 +63,7 @@ ProxyId UniformGrid::insert(const AABB& box, std::uint64_t userData) {
         m_inOrder.resize(id + 1, 0);
     }
     // Not in the filing order and not yet listed (a dirty id outside the order was inserted
-    // earlier in this batch): the count pass visits it from m_inserted.
+    // earlier in this batch): the next filing visits it from m_inserted.
     if (m_inOrder[id] == 0 && !isDirty(id)) m_inserted.push_back(id);
     markDirty(id);
     return proxy;

@@ -235,7 +235,8 @@ private:
     std::vector<std::uint32_t> m_outliers;     ///< live, clean proxies not inside the bounds
     std::vector<std::uint32_t> m_outlierSweep; ///< findPairs scratch: outliers by lower x
     // Every proxy live at the last file(), in the order of its lower-left cell then; a proxy
-    // inserted since is not in it (m_inOrder[id] == 0) and is visited from m_inserted.
+    // inserted since is not in it (m_inOrder[id] == 0): file() appends m_inserted before it
+    // counts.
     std::vector<std::uint32_t> m_order;
     std::vector<std::uint8_t> m_inOrder;
     // Proxies changed since the last file(): those whose m_dirty is the current mark, so that a

@@ -78,7 +78,6 @@ std::size_t UniformGrid::countCells(bool sampleSizes) {
 template <bool kTrackOccupied, bool kSampleSizes>
 std::size_t UniformGrid::countCellsWith() {
     const AABB* boxes = m_proxies.boxes().data();
-    const std::uint8_t* live = m_proxies.liveFlags().data();
     // Local copies: the stores into the arrays below could otherwise alias them (int/unsigned),
     // forcing reloads in the inner loops.
     const CellMapping mapping = m_mapping;
@@ -87,11 +86,10 @@ std::size_t UniformGrid::countCellsWith() {
     std::uint32_t* count = m_count.data();
     m_outliers.clear();
     if constexpr (kSampleSizes) m_sizes.clear();
-    // The proxies in the order of the last filing, then those inserted since (moved ones are in
-    // the order already).
+    // The proxies in the order of the last filing, then those inserted since (file() appends
+    // them; moved ones are in the order already).
     const std::uint32_t* order = m_order.data();
-    const std::size_t ordered = m_order.size();
-    const std::size_t candidates = ordered + m_inserted.size();
+    const std::size_t candidates = m_order.size();
     // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
     if (m_visits.size() < candidates) resizeWithRoom(m_visits, candidates);
     Visit* visits = m_visits.data();
@@ -110,17 +108,13 @@ std::size_t UniformGrid::countCellsWith() {
 #if defined(__SSE2__)
     const InsideRange inside(mapping, bounds);
 #endif
-    // Every id of the filing order was live at the last filing: only one removed since can be
-    // dead (the flag is a random read a proxy, a cache miss in a large world).
-    const bool anyRemoved = !m_removed.empty();
     // One plain loop (as a lambda with its accumulators captured by reference, the same body
     // took 3% more instructions). The box array is by id: its reads are prefetched a few
     // proxies ahead, so that their cache misses overlap.
     constexpr std::size_t kAhead = 16;
     for (std::size_t i = 0; i < candidates; ++i) {
-        if (i + kAhead < ordered) __builtin_prefetch(&boxes[order[i + kAhead]]);
-        const std::uint32_t id = i < ordered ? order[i] : m_inserted[i - ordered];
-        if (anyRemoved && live[id] == 0) continue;
+        __builtin_prefetch(&boxes[order[std::min(i + kAhead, candidates - 1)]]);
+        const std::uint32_t id = order[i];
         const AABB& box = boxes[id];
         if constexpr (kSampleSizes) {
             m_sizes.addUncounted(box);
@@ -245,6 +239,15 @@ void UniformGrid::assignOffsets(std::size_t touched) {
 void UniformGrid::file() {
     if (m_orderPending) writeFilingOrder(m_order);
     m_orderPending = false;
+    // The list the count visits: the order of the last filing, then the proxies inserted since,
+    // without those removed since (the pair search, or else the next filing, writes the order
+    // anew before it is read again). Every id of the order was live at the last filing, so the
+    // live flags, a random read a proxy, are read only after a removal.
+    m_order.insert(m_order.end(), m_inserted.begin(), m_inserted.end());
+    if (!m_removed.empty()) {
+        const std::uint8_t* live = m_proxies.liveFlags().data();
+        std::erase_if(m_order, [live](std::uint32_t id) { return live[id] == 0; });
+    }
     // Pass 1, count (and now and then the size histogram); re-count once if the sizes drifted.
     const std::size_t proxies = m_proxies.size();
     const bool sampleSizes = !m_fixedCellSize && (m_filings % kSizeSampleInterval == 0 ||
