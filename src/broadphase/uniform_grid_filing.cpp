@@ -214,8 +214,10 @@ void UniformGrid::assignOffsets(std::size_t touched) {
         // occupied, branch-free.
         const std::size_t walkBegin = touched == kNotNoted ? m_walkBegin : 0;
         const std::size_t walkEnd = touched == kNotNoted ? m_walkEnd : cells;
-        m_occupied.resize(walkEnd - walkBegin);
-        std::uint32_t* occupied = m_occupied.data();
+        // Into m_touched (not needed on this path), never shrunk: resizing m_occupied to the
+        // span and back every filing zeroed the whole span each time.
+        if (m_touched.size() < walkEnd - walkBegin) resizeWithRoom(m_touched, walkEnd - walkBegin);
+        std::uint32_t* occupied = m_touched.data();
         std::size_t k = 0;
         for (auto c = static_cast<std::uint32_t>(walkBegin); c < walkEnd; ++c) {
             const std::uint32_t n = count[c];
@@ -224,7 +226,7 @@ void UniformGrid::assignOffsets(std::size_t touched) {
             k += static_cast<std::size_t>(n != 0);
             running += n;
         }
-        m_occupied.resize(k);
+        m_occupied.assign(occupied, occupied + k);
         return;
     }
     // Sparse: sort the cells that became occupied, then walk only those.
