@@ -103,9 +103,8 @@ AutoBroadPhase::Inner AutoBroadPhase::build(BroadPhaseType type) const {
     inner.impl = makeBroadPhase(type, m_config);
     static_cast<BuiltInBroadPhase&>(*inner.impl).setWorkers(m_workers);
     const auto& live = m_proxies.liveFlags();
-    const auto& boxes = m_proxies.boxes();
     for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id)
-        if (live[id] != 0) insertInto(inner, id, boxes[id]);
+        if (live[id] != 0) insertInto(inner, id, currentBox(id));
     return inner;
 }
 
@@ -149,11 +148,9 @@ void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
             m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
             throw;
         }
-        m_proxies.setBox(proxy, box);
         return;
     }
     m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
-    m_proxies.setBox(proxy, box);
     if (sample) m_movesToSample = m_moveSample;
     moveIn(m_active, toIndex(proxy), box, sample);
     if (m_probe.impl && holds(m_probe, toIndex(proxy)))
@@ -266,7 +263,8 @@ void AutoBroadPhase::chooseOpening() {
     m_chosen = true;
     m_probeGap = std::max(m_probeGap, kOpenedProbeGap);
     m_nextProbeAt = m_frame + m_probeGap;
-    const BroadPhaseType type = firstKind(m_proxies, m_config);
+    // The active kind holds the same proxies as ours, with their current boxes.
+    const BroadPhaseType type = firstKind(builtIn(m_active).proxies(), m_config);
     if (type == m_active.type) return;
     m_probe = Inner{};
     m_building = false;
@@ -318,7 +316,6 @@ void AutoBroadPhase::startProbe() {
 void AutoBroadPhase::buildSlice() {
     const auto start = Clock::now();
     const auto& live = m_proxies.liveFlags();
-    const auto& boxes = m_proxies.boxes();
     const std::uint32_t end = m_proxies.capacity();
     const std::uint32_t sliceEnd = m_buildCursor + std::min(m_sliceSlots, end - m_buildCursor);
     while (m_buildCursor < sliceEnd) {
@@ -326,7 +323,7 @@ void AutoBroadPhase::buildSlice() {
         for (; m_buildCursor < stop; ++m_buildCursor) {
             // A proxy inserted since the build began is in already.
             if (live[m_buildCursor] != 0 && !holds(m_probe, m_buildCursor))
-                insertInto(m_probe, m_buildCursor, boxes[m_buildCursor]);
+                insertInto(m_probe, m_buildCursor, currentBox(m_buildCursor));
         }
         if (msSince(start) > m_sliceMs) break;
     }
@@ -423,7 +420,7 @@ BroadPhaseStats AutoBroadPhase::stats() const {
 
 AABB AutoBroadPhase::box(ProxyId proxy) const {
     m_proxies.checkLive("AutoBroadPhase::box", proxy);
-    return m_proxies.box(proxy);
+    return currentBox(toIndex(proxy));
 }
 
 std::uint64_t AutoBroadPhase::userData(ProxyId proxy) const {
@@ -449,8 +446,8 @@ void AutoBroadPhase::validate() const {
             ++held;
             const std::uint32_t in = inner->innerOf[id];
             R2D_CHECK(inner->ourOf[in] == id, "id maps do not match");
-            R2D_CHECK(inner->impl->box(ProxyId{in}) == m_proxies.box(ProxyId{id}),
-                      "an inner box differs from ours");
+            R2D_CHECK(inner == &m_active || inner->impl->box(ProxyId{in}) == currentBox(id),
+                      "the candidate's box differs from the active kind's");
         }
         R2D_CHECK(inner->impl->size() == held, "an inner broad phase holds other proxies");
     }

@@ -16,7 +16,7 @@
 // dearer is dropped after its first search, 1.5 times after its next. A build that costs more than
 // a few of the active kind's frames in all is abandoned, and that kind is not built again until the
 // frames cost enough to pay for it. Ids are this class's own: each inner kind's ids are mapped to
-// them, so a switch changes no id.
+// them, so a switch changes no id. The boxes are the active kind's: a move stores its box once.
 
 #include <algorithm>
 #include <array>
@@ -85,6 +85,11 @@ private:
     /// `type` holding every proxy, built at once.
     [[nodiscard]] Inner build(BroadPhaseType type) const;
     void insertInto(Inner& inner, std::uint32_t id, const AABB& box) const;
+    /// Our live proxy `id`'s box, as the active kind holds it: the only current copy (ours keeps
+    /// the box given at insert, so that a move writes one box, not two).
+    [[nodiscard]] const AABB& currentBox(std::uint32_t id) const {
+        return builtIn(m_active).proxies().box(ProxyId{m_active.innerOf[id]});
+    }
     /// Whether `inner` holds our id `id` (a candidate being built holds only some).
     [[nodiscard]] static bool holds(const Inner& inner, std::uint32_t id) noexcept {
         return id < inner.innerOf.size() && inner.innerOf[id] != kNoId;

@@ -142,9 +142,9 @@ void BuiltInBroadPhase::collectPairsOf(std::span<const ProxyId> moved,
     } else if (moved.size() >= fullSearchFrom()) {
         pairsOfByFullSearch(out);
     } else {
+        // box(), not the table: auto keeps the current boxes in its active kind, not in its own.
         pairsOfByQueries(
-            *this, moved, [&](ProxyId proxy) { return m_proxies.box(proxy); }, m_pairsOf, out,
-            m_workers);
+            *this, moved, [this](ProxyId proxy) { return box(proxy); }, m_pairsOf, out, m_workers);
     }
     unmarkMoved(moved, m_pairsOf.isMoved.data());
 }

@@ -75,6 +75,8 @@ public:
     /// queries of findPairsOf, and a kind's full search if it can cut it (pairSearchPieces);
     /// nullptr: the calling thread only. Set by the world that owns the broad phase.
     virtual void setWorkers(const WorldDef* def) noexcept { m_workers = def; }
+    /// Its ids, boxes and user data (auto reads its active kind's boxes here).
+    [[nodiscard]] const ProxyTable& proxies() const noexcept { return m_proxies; }
 
 protected:
     /// Into how many pieces a kind that can split its full search should split it now: 1 when
