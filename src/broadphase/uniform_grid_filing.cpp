@@ -86,8 +86,9 @@ std::size_t UniformGrid::countCellsWith() {
     std::uint32_t* count = m_count.data();
     m_outliers.clear();
     if constexpr (kSampleSizes) m_sizes.clear();
-    // The proxies in the order of the last filing, then those inserted since (file() appends
-    // them; moved ones are in the order already).
+    // The proxies in the order of the last filing, then those inserted since, without those
+    // removed since (file() appends the first and drops the second; moved ones are in the order
+    // already): every id here is live, so the loop tests no flag.
     const std::uint32_t* order = m_order.data();
     const std::size_t candidates = m_order.size();
     // Sized, never shrunk (value-initialising the same room every frame would cost a pass).
