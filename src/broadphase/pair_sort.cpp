@@ -86,11 +86,12 @@ void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scrat
     }
 }
 
-// A counting sort on a, then each run of one a sorted by b: two passes over the pairs where the
-// radix sort takes four, for a counter per id. Chosen where the ids are few beside the pairs (a
-// dense world, where most proxies have a pair) and the counters stay in cache. A run is short
-// (a proxy has a few neighbours), but one proxy may overlap thousands (a ground box), so a long
-// run takes std::sort.
+// A counting sort on a, then each run of one a sorted by b: three passes over the pairs (count,
+// scatter, runs) where the radix sort takes five, for a counter per id. Chosen where the ids are
+// few beside the pairs (a dense world, where most proxies have a pair) and the counters stay in
+// cache. A run is short (a proxy has a few neighbours), but one proxy may overlap thousands (a
+// ground box), so a long run takes std::sort. The sorted pairs end in `scratch`, and the two
+// vectors trade buffers.
 void countingSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch,
                        std::uint32_t maxId) {
     const std::size_t n = pairs.size();
