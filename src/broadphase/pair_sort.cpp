@@ -20,6 +20,16 @@ constexpr std::uint32_t kDigitCount = 1u << kDigitBits;
 // below 2^17) then take three passes rather than four.
 constexpr int kMaxPairDigitBits = 12;
 
+// Turns counts into where each bucket starts: the exclusive prefix sum, in place.
+void countsToStarts(std::uint32_t* counts, std::size_t size) {
+    std::uint32_t offset = 0;
+    for (std::size_t c = 0; c < size; ++c) {
+        const std::uint32_t k = counts[c];
+        counts[c] = offset;
+        offset += k;
+    }
+}
+
 // A pair's sort key, (a << idBits) | b: ordering keys orders pairs by (a, b). Stored in place of
 // the pair (both are 8 bytes), so the sort needs no memory beyond `scratch`.
 std::uint64_t keyOf(const ProxyPair& p, int idBits) {
@@ -66,12 +76,7 @@ void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scrat
         std::uint32_t* count = histograms.data() + static_cast<std::size_t>(d) * digitCount;
         const int shift = d * digitBits;
         if (count[(load(keys, 0) >> shift) & digitMask] == n) continue; // a plain copy
-        std::uint32_t offset = 0;
-        for (std::size_t c = 0; c < digitCount; ++c) {
-            const std::uint32_t k = count[c];
-            count[c] = offset;
-            offset += k;
-        }
+        countsToStarts(count, digitCount);
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint64_t key = load(keys, i);
             store(other, count[(key >> shift) & digitMask]++, key);
@@ -100,12 +105,7 @@ void countingSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& sc
     ends.assign(std::size_t{maxId} + 1, 0);
     std::uint32_t* end = ends.data();
     for (const ProxyPair& p : pairs) ++end[toIndex(p.a)];
-    std::uint32_t offset = 0;
-    for (std::uint32_t id = 0; id <= maxId; ++id) {
-        const std::uint32_t k = end[id];
-        end[id] = offset;
-        offset += k;
-    }
+    countsToStarts(end, std::size_t{maxId} + 1);
     resizeWithRoom(scratch, n);
     ProxyPair* out = scratch.data();
     for (const ProxyPair& p : pairs) out[end[toIndex(p.a)]++] = p;
@@ -171,12 +171,7 @@ void sortIndices(std::vector<std::uint32_t>& values, std::vector<std::uint32_t>&
     for (int shift = 0; shift < bits; shift += kDigitBits) {
         std::array<std::uint32_t, kDigitCount> count{};
         for (std::uint32_t v : values) ++count[(v >> shift) & (kDigitCount - 1)];
-        std::uint32_t offset = 0;
-        for (auto& c : count) {
-            const std::uint32_t k = c;
-            c = offset;
-            offset += k;
-        }
+        countsToStarts(count.data(), count.size());
         for (std::uint32_t v : values) scratch[count[(v >> shift) & (kDigitCount - 1)]++] = v;
         values.swap(scratch);
     }
