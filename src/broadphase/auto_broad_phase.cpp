@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "broadphase/first_kind.hpp"
 #include "broadphase/pair_sort.hpp"
@@ -283,7 +284,8 @@ void AutoBroadPhase::startProbe() {
     const double work = m_active.searchMs + m_active.moveMs + m_queriedMs;
     const double frameMs =
         frames > 0 && work > 0 ? work / static_cast<double>(frames) : m_activeFrameMs;
-    const double budget = kBuildFrames * frameMs;
+    const double budget =
+        m_buildByClock ? kBuildFrames * frameMs : std::numeric_limits<double>::infinity();
     // The next kind but the active one whose last build fitted the budget (a kind never built
     // is tried: its cost is unknown until then), the grid only while its layout fits a frame.
     BroadPhaseType type = m_active.type;
@@ -325,7 +327,7 @@ void AutoBroadPhase::buildSlice() {
             if (live[m_buildCursor] != 0 && !holds(m_probe, m_buildCursor))
                 insertInto(m_probe, m_buildCursor, currentBox(m_buildCursor));
         }
-        if (msSince(start) > m_sliceMs) break;
+        if (m_buildByClock && msSince(start) > m_sliceMs) break;
     }
     m_buildSpentMs += msSince(start);
     const auto slot = static_cast<std::size_t>(m_probe.type);

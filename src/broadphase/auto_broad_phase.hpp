@@ -64,9 +64,13 @@ public:
     void switchTo(BroadPhaseType type);
     /// Whether a candidate is being built, a slice per search (tests).
     [[nodiscard]] bool buildingCandidate() const noexcept { return m_building; }
-    /// Caps a build slice at `slots` proxy slots, so a build spans searches whatever the clock
-    /// says (tests: a loaded machine would otherwise build a small candidate in one slice).
-    void capBuildSlice(std::uint32_t slots) noexcept { m_sliceSlots = std::max(slots, 1u); }
+    /// Builds every candidate `slots` proxy slots a search, whatever the clock says: no slice cut
+    /// short, no build abandoned (tests: on a loaded machine the clock would otherwise decide
+    /// whether a build spans searches, or happens at all).
+    void capBuildSlice(std::uint32_t slots) noexcept {
+        m_sliceSlots = std::max(slots, 1u);
+        m_buildByClock = false;
+    }
 
 private:
     /// One inner broad phase, with its ids mapped to ours, and what it has cost.
@@ -135,6 +139,7 @@ private:
     double m_buildBudgetMs = 0;        ///< past this in all, the build is abandoned
     double m_sliceMs = 0;              ///< what one slice may take
     std::uint32_t m_sliceSlots = 0xFFFFFFFFu; ///< and how many slots, at most
+    bool m_buildByClock = true;               ///< slices and budget timed (else capBuildSlice)
     bool m_inPairsOf = false;                 ///< collectPairs is being called by collectPairsOf
     double m_activeFrameMs = 0;    ///< the active kind's cost per search, at the last probe's end
     std::size_t m_activeSince = 0; ///< the search from which the active kind's costs are summed
