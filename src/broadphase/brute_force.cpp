@@ -10,8 +10,7 @@ ProxyId BruteForce::insert(const AABB& box, std::uint64_t userData) {
 }
 
 void BruteForce::move(ProxyId proxy, const AABB& box) {
-    m_proxies.checkMove("BruteForce::move", proxy, box);
-    m_proxies.setBox(proxy, box);
+    m_proxies.move("BruteForce::move", proxy, box);
 }
 
 void BruteForce::remove(ProxyId proxy) {

@@ -152,10 +152,10 @@ ProxyId DynamicTree::insert(const AABB& box, std::uint64_t userData) {
     return id;
 }
 
-void DynamicTree::move(ProxyId proxy, const AABB& box) {
-    m_proxies.checkMove("DynamicTree::move", proxy, box);
+void DynamicTree::move(ProxyId proxy, const AABB& newBox) {
+    m_proxies.checkLive("DynamicTree::move", proxy);
     const AABB previous = m_proxies.box(proxy);
-    m_proxies.setBox(proxy, box);
+    const AABB& box = m_proxies.move("DynamicTree::move", proxy, newBox);
     const auto index = toIndex(proxy);
     const AABB& fat = m_fatOf[index]; // the leaf's box, read here without touching the tree
     if (contains(fat, box)) {

@@ -104,11 +104,12 @@ ProxyId HierarchicalHash::insert(const AABB& box, std::uint64_t userData) {
     return proxy;
 }
 
-void HierarchicalHash::move(ProxyId proxy, const AABB& box) {
-    m_proxies.checkMove(m_names.move, proxy, box);
+void HierarchicalHash::move(ProxyId proxy, const AABB& newBox) {
+    m_proxies.checkLive(m_names.move, proxy);
+    const AABB previous = m_proxies.box(proxy);
+    const AABB& box = m_proxies.move(m_names.move, proxy, newBox);
     const std::uint32_t id = toIndex(proxy);
-    m_sizes.change(m_proxies.box(proxy), box);
-    m_proxies.setBox(proxy, box);
+    m_sizes.change(previous, box);
     Placement& place = m_placement[id];
     const Filing filing = filingOf(box);
     if (filing.level != place.level) {

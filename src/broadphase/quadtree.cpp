@@ -167,10 +167,8 @@ ProxyId Quadtree::insert(const AABB& box, std::uint64_t userData) {
 }
 
 void Quadtree::move(ProxyId proxy, const AABB& box) {
-    m_proxies.checkMove("Quadtree::move", proxy, box);
-    m_proxies.setBox(proxy, box);
+    const Shape s = shapeOf(m_proxies.move("Quadtree::move", proxy, box));
     const std::uint32_t index = toIndex(proxy);
-    const Shape s = shapeOf(box);
     const std::uint32_t current = m_places[index].cell;
     // Most moves stay in their cell: a proxy may stay wherever it still fits (the searches need
     // no more), and leaves for the deepest cell that holds it only when it no longer does.

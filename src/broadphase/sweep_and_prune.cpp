@@ -74,8 +74,7 @@ ProxyId SweepAndPrune::insert(const AABB& box, std::uint64_t userData) {
 }
 
 void SweepAndPrune::move(ProxyId proxy, const AABB& box) {
-    m_proxies.checkMove("SweepAndPrune::move", proxy, box);
-    m_proxies.setBox(proxy, box);
+    m_proxies.move("SweepAndPrune::move", proxy, box);
     m_dirty = true;
 }
 

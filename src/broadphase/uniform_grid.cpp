@@ -72,8 +72,7 @@ ProxyId UniformGrid::insert(const AABB& box, std::uint64_t userData) {
 void UniformGrid::appendDirtyGrowing(std::uint32_t id) { m_dirtyList.push_back(id); }
 
 void UniformGrid::move(ProxyId proxy, const AABB& box) {
-    m_proxies.checkMove("UniformGrid::move", proxy, box);
-    m_proxies.setBox(proxy, box);
+    m_proxies.move("UniformGrid::move", proxy, box);
     markDirty(toIndex(proxy));
 }
 
