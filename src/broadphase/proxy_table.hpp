@@ -34,9 +34,9 @@ public:
     /// It reads `box` one float at a time. A caller often writes the box it passes just before
     /// the call, and a compiler that does not vectorise the temporary (GCC 12 at -O2) writes it
     /// one float at a time; one 16-byte load of four 4-byte stores still on their way to the
-    /// cache cannot take its bytes from them and waits until they arrive. 100,000 moves from
-    /// such a caller (churn's loop at -O2) took 0.87 ms a frame so, 0.34 ms by fields; from a
-    /// caller that stores the box whole, 0.235 and 0.26 ms.
+    /// cache cannot take its bytes from them and waits until they arrive. 100,000 moves a frame
+    /// from churn's loop built at -O2 took 0.87 ms so and take 0.34 ms by fields; from the same
+    /// loop built at -O3 (it then stores the box whole, as rigid2d-bench's does), 0.235 and 0.26.
     const AABB& move(std::string_view function, ProxyId proxy, const AABB& box) {
         checkLive(function, proxy);
         AABB& stored = m_boxes[toIndex(proxy)];
