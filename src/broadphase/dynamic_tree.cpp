@@ -153,9 +153,8 @@ ProxyId DynamicTree::insert(const AABB& box, std::uint64_t userData) {
 }
 
 void DynamicTree::move(ProxyId proxy, const AABB& newBox) {
-    m_proxies.checkLive("DynamicTree::move", proxy);
-    const AABB previous = m_proxies.box(proxy);
-    const AABB& box = m_proxies.move("DynamicTree::move", proxy, newBox);
+    AABB previous;
+    const AABB& box = m_proxies.move("DynamicTree::move", proxy, newBox, &previous);
     const auto index = toIndex(proxy);
     const AABB& fat = m_fatOf[index]; // the leaf's box, read here without touching the tree
     if (contains(fat, box)) {

@@ -105,9 +105,8 @@ ProxyId HierarchicalHash::insert(const AABB& box, std::uint64_t userData) {
 }
 
 void HierarchicalHash::move(ProxyId proxy, const AABB& newBox) {
-    m_proxies.checkLive(m_names.move, proxy);
-    const AABB previous = m_proxies.box(proxy);
-    const AABB& box = m_proxies.move(m_names.move, proxy, newBox);
+    AABB previous;
+    const AABB& box = m_proxies.move(m_names.move, proxy, newBox, &previous);
     const std::uint32_t id = toIndex(proxy);
     m_sizes.change(previous, box);
     Placement& place = m_placement[id];

@@ -29,7 +29,8 @@ public:
             refuseBox(function, box);
     }
     /// The move of every kind: checkMove, then the box stored. Returns the stored box, which
-    /// the caller reads from then on rather than `box`.
+    /// the caller reads from then on rather than `box`; `previous`, if given, receives the box
+    /// it replaced (once the proxy is known live, before anything changes).
     ///
     /// It reads `box` one float at a time. A caller often writes the box it passes just before
     /// the call, and a compiler that does not vectorise the temporary (GCC 12 at -O2) writes it
@@ -37,9 +38,11 @@ public:
     /// cache cannot take its bytes from them and waits until they arrive. 100,000 moves a frame
     /// from churn's loop built at -O2 took 0.87 ms so and take 0.34 ms by fields; from the same
     /// loop built at -O3 (it then stores the box whole, as rigid2d-bench's does), 0.235 and 0.26.
-    const AABB& move(std::string_view function, ProxyId proxy, const AABB& box) {
+    const AABB& move(std::string_view function, ProxyId proxy, const AABB& box,
+                     AABB* previous = nullptr) {
         checkLive(function, proxy);
         AABB& stored = m_boxes[toIndex(proxy)];
+        if (previous != nullptr) *previous = stored;
 #if defined(__SSE2__)
         const __m128 fields = loadByField(box);
         if (!isValidBox(fields)) [[unlikely]]

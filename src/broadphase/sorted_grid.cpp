@@ -26,9 +26,9 @@ ProxyId SortedGrid::insert(const AABB& box, std::uint64_t userData) {
 }
 
 void SortedGrid::move(ProxyId proxy, const AABB& box) {
-    m_proxies.checkLive("SortedGrid::move", proxy);
-    const AABB previous = m_proxies.box(proxy);
-    m_sizes.change(previous, m_proxies.move("SortedGrid::move", proxy, box));
+    AABB previous;
+    const AABB& stored = m_proxies.move("SortedGrid::move", proxy, box, &previous);
+    m_sizes.change(previous, stored);
     markChanged(proxy);
     m_stale = true;
 }
