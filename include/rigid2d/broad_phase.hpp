@@ -114,6 +114,11 @@ public:
     virtual ProxyId insert(const AABB& box, std::uint64_t userData) = 0;
     /// Replaces the box of `proxy`. Throws `Error` for a bad box or an unknown/removed id.
     virtual void move(ProxyId proxy, const AABB& box) = 0;
+    /// Replaces the boxes of many proxies in one call: `move(proxies[i], boxes[i])` for each i in
+    /// order (an id listed twice keeps its last box), without a call per proxy. Throws `Error`
+    /// for spans of different sizes, an unknown/removed id or a bad box, before anything changes.
+    /// The default checks every argument (ids by `box`), then calls `move` for each.
+    virtual void moveMany(std::span<const ProxyId> proxies, std::span<const AABB> boxes);
     /// Forgets `proxy`; its id may be handed out again. Throws `Error` for an unknown/removed id.
     virtual void remove(ProxyId proxy) = 0;
     /// Ends a batch of insert / move / remove: afterwards the const functions read only (see

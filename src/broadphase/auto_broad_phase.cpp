@@ -158,6 +158,32 @@ void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
         moveIn(m_probe, toIndex(proxy), box, sample);
 }
 
+void AutoBroadPhase::moveMany(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
+    m_proxies.checkMoveMany("BroadPhase::moveMany", proxies, boxes);
+    moveManyIn(m_active, proxies, boxes);
+    if (m_probe.impl) moveManyIn(m_probe, proxies, boxes);
+}
+
+void AutoBroadPhase::moveManyIn(Inner& inner, std::span<const ProxyId> proxies,
+                                std::span<const AABB> boxes) {
+    const auto start = Clock::now();
+    // The active kind holds every proxy: with our ids it takes the spans as they are.
+    if (&inner == &m_active && inner.sameIds) {
+        builtIn(inner).moveChecked(proxies, boxes);
+    } else {
+        m_innerMoved.clear();
+        m_innerBoxes.clear();
+        for (std::size_t i = 0; i < proxies.size(); ++i) {
+            const std::uint32_t id = toIndex(proxies[i]);
+            if (!holds(inner, id)) continue;
+            m_innerMoved.push_back(ProxyId{inner.innerOf[id]});
+            m_innerBoxes.push_back(boxes[i]);
+        }
+        builtIn(inner).moveChecked(m_innerMoved, m_innerBoxes);
+    }
+    inner.moveMs += std::max(0.0, msSince(start) - clockCostMs());
+}
+
 void AutoBroadPhase::remove(ProxyId proxy) {
     m_proxies.checkLive("AutoBroadPhase::remove", proxy);
     for (Inner* inner : {&m_active, &m_probe}) {

@@ -37,6 +37,7 @@ public:
 
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
+    void moveMany(std::span<const ProxyId> proxies, std::span<const AABB> boxes) override;
     void remove(ProxyId proxy) override;
     void collectPairs(std::vector<ProxyPair>& out) override;
     /// The built-in search, then this frame's probe bookkeeping.
@@ -99,6 +100,8 @@ private:
         return id < inner.innerOf.size() && inner.innerOf[id] != kNoId;
     }
     void moveIn(Inner& inner, std::uint32_t id, const AABB& box, bool sample);
+    /// moveMany's checked moves into `inner`, of the proxies it holds, timed whole.
+    void moveManyIn(Inner& inner, std::span<const ProxyId> proxies, std::span<const AABB> boxes);
     [[nodiscard]] static BuiltInBroadPhase& builtIn(const Inner& inner);
     /// Runs inner's collectPairs, timed, with the pairs in our ids (a < b).
     void searchIn(Inner& inner, std::vector<ProxyPair>& out);
@@ -130,6 +133,8 @@ private:
     std::uint32_t m_moveSample;        ///< one move in this many is timed
     std::uint32_t m_movesToSample = 1; ///< moves until the next timed one
     std::vector<ProxyPair> m_inner;    ///< an inner kind's pairs, before mapping
+    std::vector<ProxyId> m_innerMoved; ///< moveMany's proxies in an inner kind's ids...
+    std::vector<AABB> m_innerBoxes;    ///< ...and their boxes
     std::vector<ProxyPair> m_shadow;   ///< the probe's pairs, thrown away
     int m_probeFrames = 0;             ///< pair searches of the probe since its build ended
     bool m_chosen = false;             ///< the opening kind is picked (chooseOpening or switchTo)

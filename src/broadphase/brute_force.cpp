@@ -13,6 +13,10 @@ void BruteForce::move(ProxyId proxy, const AABB& box) {
     m_proxies.move("BruteForce::move", proxy, box);
 }
 
+void BruteForce::moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
+    for (std::size_t i = 0; i < proxies.size(); ++i) m_proxies.setCheckedBox(proxies[i], boxes[i]);
+}
+
 void BruteForce::remove(ProxyId proxy) {
     m_proxies.checkLive("BruteForce::remove", proxy);
     m_proxies.remove(proxy);

@@ -11,6 +11,7 @@ class BruteForce final : public BuiltInBroadPhase {
 public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
+    void moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) override;
     void remove(ProxyId proxy) override;
     void collectPairs(std::vector<ProxyPair>& out) override;
     void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override;

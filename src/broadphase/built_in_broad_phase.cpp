@@ -25,9 +25,34 @@ void BroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPa
     detail::sortPairs(out, scratch.sort);
 }
 
+void BroadPhase::moveMany(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
+    constexpr std::string_view kFunction = "BroadPhase::moveMany";
+    detail::require(proxies.size() == boxes.size(), kFunction, "boxes",
+                    "must hold one box per proxy");
+    for (std::size_t i = 0; i < proxies.size(); ++i) {
+        // box() throws for an unknown id: that is the live check a user-written kind offers.
+        try {
+            static_cast<void>(box(proxies[i]));
+        } catch (const Error&) {
+            detail::refuse(kFunction, detail::fieldAt("proxies", i), "is not a live proxy id");
+        }
+        detail::requireValidBox(kFunction, detail::fieldAt("boxes", i), boxes[i]);
+    }
+    for (std::size_t i = 0; i < proxies.size(); ++i) move(proxies[i], boxes[i]);
+}
+
 } // namespace rigid2d
 
 namespace rigid2d::detail {
+
+void BuiltInBroadPhase::moveMany(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
+    m_proxies.checkMoveMany("BroadPhase::moveMany", proxies, boxes);
+    moveChecked(proxies, boxes);
+}
+
+void BuiltInBroadPhase::moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
+    for (std::size_t i = 0; i < proxies.size(); ++i) move(proxies[i], boxes[i]);
+}
 
 void refuseMoved(ProxyId proxy, bool live) {
     refuse("BroadPhase::findPairsOf", "moved",

@@ -57,6 +57,12 @@ void pairsOfByQueries(const BroadPhase& broadPhase, std::span<const ProxyId> mov
 void joinPieces(std::span<const std::vector<ProxyPair>> pieces, std::vector<ProxyPair>& out);
 class BuiltInBroadPhase : public BroadPhase {
 public:
+    /// checkMoveMany on the proxy table, then moveChecked.
+    void moveMany(std::span<const ProxyId> proxies, std::span<const AABB> boxes) override;
+    /// moveMany after its checks (auto calls it on its kinds, having checked once itself). The
+    /// default calls `move` for each proxy; a kind whose `move` only stores the box and marks
+    /// the proxy does that in one loop.
+    virtual void moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes);
     /// Every pair of overlapping proxies once, as (a, b) with a < b, in no particular order:
     /// findPairs before its sort. `out` is cleared first.
     virtual void collectPairs(std::vector<ProxyPair>& out) = 0;

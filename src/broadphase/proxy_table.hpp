@@ -6,6 +6,8 @@
 // proxies). Implementations keep their own acceleration data.
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 #if defined(__SSE2__)
@@ -80,6 +82,17 @@ public:
 #else
     [[nodiscard]] static bool isValidBox(const AABB& box) noexcept { return isValid(box); }
 #endif
+    /// moveMany's checks (naming `function`): spans of one size, every id live, every box
+    /// valid, all before anything changes.
+    void checkMoveMany(std::string_view function, std::span<const ProxyId> proxies,
+                       std::span<const AABB> boxes) const {
+        if (proxies.size() != boxes.size()) [[unlikely]]
+            refuseSizes(function, proxies.size(), boxes.size());
+        if (!allLiveAndValid(proxies, boxes)) [[unlikely]]
+            refuseMoveMany(function, proxies, boxes);
+    }
+    /// Stores the box of a live proxy, both checked by the caller (checkMoveMany).
+    void setCheckedBox(ProxyId proxy, const AABB& box) noexcept { m_boxes[toIndex(proxy)] = box; }
     void checkLive(std::string_view function, ProxyId proxy) const {
         if (!isLive(proxy)) [[unlikely]]
             refuseNotLive(function, proxy);
@@ -116,8 +129,19 @@ public:
     void validate() const;
 
 private:
+    /// Why `proxy` is not live, as a refusal's text.
+    [[nodiscard]] std::string notLiveReason(ProxyId proxy) const;
     [[noreturn]] void refuseNotLive(std::string_view function, ProxyId proxy) const;
     [[noreturn]] static void refuseBox(std::string_view function, const AABB& box);
+    [[noreturn]] static void refuseSizes(std::string_view function, std::size_t proxies,
+                                         std::size_t boxes);
+    /// Whether every id is live and every box valid (spans of one size), in one pass without
+    /// a branch per proxy.
+    [[nodiscard]] bool allLiveAndValid(std::span<const ProxyId> proxies,
+                                       std::span<const AABB> boxes) const noexcept;
+    /// Refuses moveMany for its first id that is not live or box that is invalid.
+    [[noreturn]] void refuseMoveMany(std::string_view function, std::span<const ProxyId> proxies,
+                                     std::span<const AABB> boxes) const;
 
     std::vector<AABB> m_boxes;
     std::vector<std::uint64_t> m_userData;

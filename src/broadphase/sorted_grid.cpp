@@ -33,6 +33,15 @@ void SortedGrid::move(ProxyId proxy, const AABB& box) {
     m_stale = true;
 }
 
+void SortedGrid::moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
+    for (std::size_t i = 0; i < proxies.size(); ++i) {
+        m_sizes.change(m_proxies.box(proxies[i]), boxes[i]);
+        m_proxies.setCheckedBox(proxies[i], boxes[i]);
+        markChanged(proxies[i]);
+    }
+    m_stale = m_stale || !proxies.empty();
+}
+
 void SortedGrid::remove(ProxyId proxy) {
     m_proxies.checkLive("SortedGrid::remove", proxy);
     m_sizes.remove(m_proxies.box(proxy));

@@ -78,6 +78,11 @@ void SweepAndPrune::move(ProxyId proxy, const AABB& box) {
     m_dirty = true;
 }
 
+void SweepAndPrune::moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
+    for (std::size_t i = 0; i < proxies.size(); ++i) m_proxies.setCheckedBox(proxies[i], boxes[i]);
+    m_dirty = m_dirty || !proxies.empty();
+}
+
 void SweepAndPrune::remove(ProxyId proxy) {
     m_proxies.checkLive("SweepAndPrune::remove", proxy);
     const auto index = toIndex(proxy);

@@ -76,6 +76,25 @@ void UniformGrid::move(ProxyId proxy, const AABB& box) {
     markDirty(toIndex(proxy));
 }
 
+void UniformGrid::moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
+    // markDirty's list has room for every proxy here, so each is appended without a check: the
+    // slot is written always and kept when the proxy was clean.
+    const std::size_t listed = m_dirtyList.size();
+    resizeWithRoom(m_dirtyList, listed + proxies.size());
+    std::uint32_t* list = m_dirtyList.data() + listed;
+    std::uint32_t* dirty = m_dirty.data();
+    const std::uint32_t mark = m_dirtyMark;
+    std::size_t added = 0;
+    for (std::size_t i = 0; i < proxies.size(); ++i) {
+        const std::uint32_t id = toIndex(proxies[i]);
+        m_proxies.setCheckedBox(proxies[i], boxes[i]);
+        list[added] = id;
+        added += static_cast<std::size_t>(dirty[id] != mark);
+        dirty[id] = mark;
+    }
+    m_dirtyList.resize(listed + added);
+}
+
 void UniformGrid::remove(ProxyId proxy) {
     m_proxies.checkLive("UniformGrid::remove", proxy);
     m_proxies.remove(proxy);

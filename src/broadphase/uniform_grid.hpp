@@ -56,6 +56,7 @@ public:
 
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
     void move(ProxyId proxy, const AABB& box) override;
+    void moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) override;
     void remove(ProxyId proxy) override;
     /// Files the changes since the last filing, if any.
     void update() override;

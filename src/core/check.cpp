@@ -16,6 +16,15 @@ void refuse(std::string_view function, std::string_view field, std::string_view 
     throw Error(message);
 }
 
+std::string fieldAt(std::string_view field, std::size_t index) {
+    // Appended piece by piece: GCC 12 warns (-Wrestrict) on "[" + std::to_string(index).
+    std::string name(field);
+    name += '[';
+    name += std::to_string(index);
+    name += ']';
+    return name;
+}
+
 std::string describe(float value) {
     // Non-finite values by their bits, as printf spells them: converting a signalling NaN to
     // double would raise the invalid flag.

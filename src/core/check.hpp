@@ -5,6 +5,7 @@
 //   requireFinite("World::createBody", "def.position", def.position);
 //   require(radius > 0, "World::createCircle", "circle.radius", "must be > 0", radius);
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,9 @@ namespace rigid2d::detail {
 
 /// Logs "function: field message" at Error level and throws rigid2d::Error with the same text.
 [[noreturn]] void refuse(std::string_view function, std::string_view field, std::string_view what);
+
+/// "field[index]": the field of one element of an array argument.
+std::string fieldAt(std::string_view field, std::size_t index);
 
 std::string describe(float value);
 std::string describe(Vec2 value);

@@ -81,15 +81,26 @@ TEST_CASE("broad phases: 10000-step insert/move/remove churn with id reuse equal
             } else if (roll < 0.45f) {
                 h.removeAt(rng.below(static_cast<std::uint32_t>(live)));
             } else {
-                const ProxyId id = h.live()[rng.below(static_cast<std::uint32_t>(live))];
-                AABB box = h.subject().box(id);
-                if (rng.chance(0.9f)) {
-                    const Vec2 shift{rng.uniform(-0.5f, 0.5f), rng.uniform(-0.5f, 0.5f)};
-                    box = {box.lower + shift, box.upper + shift};
-                } else {
-                    box = test::randomBox(rng, region, 0.05f, 3.0f);
+                // One move, or now and then a batch of up to 40 (ids may repeat) by moveMany.
+                const std::uint32_t moves = rng.chance(0.1f) ? 1 + rng.below(40) : 1;
+                std::vector<ProxyId> ids;
+                std::vector<AABB> boxes;
+                for (std::uint32_t k = 0; k < moves; ++k) {
+                    const ProxyId id = h.live()[rng.below(static_cast<std::uint32_t>(live))];
+                    AABB box = h.subject().box(id);
+                    if (rng.chance(0.9f)) {
+                        const Vec2 shift{rng.uniform(-0.5f, 0.5f), rng.uniform(-0.5f, 0.5f)};
+                        box = {box.lower + shift, box.upper + shift};
+                    } else {
+                        box = test::randomBox(rng, region, 0.05f, 3.0f);
+                    }
+                    ids.push_back(id);
+                    boxes.push_back(box);
                 }
-                h.move(id, box);
+                if (moves == 1)
+                    h.move(ids[0], boxes[0]);
+                else
+                    h.moveMany(ids, boxes);
             }
             if (step % 100 == 0 && !h.matches()) break;
         }

@@ -97,6 +97,15 @@ public:
         m_reference->move(id, box);
         noteMoved(id);
     }
+    /// One moveMany on the subject, one move each on the reference: a batch must equal its
+    /// moves made in order (an id listed twice keeps its last box).
+    void moveMany(const std::vector<ProxyId>& ids, const std::vector<AABB>& boxes) {
+        m_subject->moveMany(ids, boxes);
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            m_reference->move(ids[i], boxes[i]);
+            noteMoved(ids[i]);
+        }
+    }
     void removeAt(std::size_t liveIndex) {
         const ProxyId id = m_live[liveIndex];
         m_subject->remove(id);
@@ -432,6 +441,9 @@ inline void runStaticScene(BroadPhaseType type, const BroadPhaseConfig& config,
     SplitMix64& rng = h.rng();
     for (int batch = 0; batch < 3; ++batch) {
         const std::size_t count = h.live().size();
+        // The middle batch moves through one moveMany (ids may repeat).
+        std::vector<ProxyId> batchIds;
+        std::vector<AABB> batchBoxes;
         for (std::size_t i = 0; i < count / 3; ++i) {
             const ProxyId id = h.live()[rng.below(static_cast<std::uint32_t>(count))];
             const AABB other = boxes[rng.below(static_cast<std::uint32_t>(boxes.size()))];
@@ -446,8 +458,15 @@ inline void runStaticScene(BroadPhaseType type, const BroadPhaseConfig& config,
             case 1: box = other; break;
             default: box = {box.lower, box.lower + (other.upper - other.lower)}; break;
             }
-            if (isValid(box)) h.move(id, box);
+            if (!isValid(box)) continue;
+            if (batch == 1) {
+                batchIds.push_back(id);
+                batchBoxes.push_back(box);
+            } else {
+                h.move(id, box);
+            }
         }
+        h.moveMany(batchIds, batchBoxes);
         for (int i = 0; i < 3 && !h.live().empty(); ++i)
             h.removeAt(rng.below(static_cast<std::uint32_t>(h.live().size())));
         for (int i = 0; i < 3; ++i)

@@ -1,5 +1,6 @@
 // Every broad phase refuses bad arguments with an Error naming the function and field, and a
 // refused call changes nothing.
+#include "broadphase/forwarding_kind.hpp"
 #include "broadphase/harness.hpp"
 #include "broadphase/scenarios.hpp"
 #include "rigid2d/broad_phase.hpp"
@@ -120,4 +121,53 @@ TEST_CASE("broad phases: every type in kAllBroadPhaseTypes is constructible") {
         CHECK(static_cast<int>(broadPhaseTypeFromString(toString(type))) == static_cast<int>(type));
     }
     CHECK_THROWS_AS((void)broadPhaseTypeFromString("octree"), Error);
+}
+
+TEST_CASE("broad phases: moveMany refuses a bad batch, naming the entry, and changes nothing") {
+    constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    std::vector<std::unique_ptr<BroadPhase>> subjects;
+    for (BroadPhaseType type : kAllBroadPhaseTypes) subjects.push_back(makeBroadPhase(type));
+    subjects.push_back(std::make_unique<BruteForceBehind>()); // the interface's default
+    for (std::unique_ptr<BroadPhase>& subject : subjects) {
+        const std::string name(subject->name());
+        INFO("broad phase: " << name);
+        Harness h(std::move(subject), 21);
+        SplitMix64 rng(22);
+        h.insertAll(test::uniformScene(rng, 120));
+        const ProxyId removed = h.live()[7];
+        h.removeAt(7);
+        const ProxyId first = h.live()[3];
+        const ProxyId second = h.live()[40];
+        const std::vector<ProxyPair> pairsBefore = h.pairs();
+        const AABB firstBox = h.subject().box(first);
+        const AABB secondBox = h.subject().box(second);
+        BroadPhase& bp = h.subject();
+        // Each batch would move `first` before reaching its bad entry, at index 2.
+        const AABB good{{0, 0}, {1, 1}};
+        for (const AABB& bad :
+             {AABB{{kNaN, 0}, {1, 1}}, AABB{{0, 0}, {1, kNaN}}, AABB{{-kInf, 0}, {1, 1}},
+              AABB{{0, 0}, {kInf, 1}}, AABB{{2, 0}, {1, 1}}, AABB{{0, 3}, {1, 1}}}) {
+            const std::vector<ProxyId> ids{first, second, second};
+            const std::vector<AABB> boxes{good, good, bad};
+            expectRefusal([&] { bp.moveMany(ids, boxes); }, "moveMany", "boxes[2]");
+        }
+        for (ProxyId id : {removed, ProxyId{5000}, ProxyId::Null}) {
+            const std::vector<ProxyId> ids{first, second, id};
+            const std::vector<AABB> boxes{good, good, good};
+            expectRefusal([&] { bp.moveMany(ids, boxes); }, "moveMany", "proxies[2]");
+        }
+        const std::vector<ProxyId> ids{first, second};
+        const std::vector<AABB> oneBox{good};
+        expectRefusal([&] { bp.moveMany(ids, oneBox); }, "moveMany", "boxes");
+
+        CHECK(bp.box(first) == firstBox);
+        CHECK(bp.box(second) == secondBox);
+        CHECK(h.pairs() == pairsBefore);
+        // An empty batch is no change; a good one equals its moves (the harness compares).
+        bp.moveMany({}, {});
+        h.moveMany({first, second, first}, {good, good, AABB{{2, 2}, {3, 4}}});
+        CHECK(bp.box(first) == AABB{{2, 2}, {3, 4}});
+        CHECK(h.matches());
+    }
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "broadphase/forwarding_kind.hpp"
 #include "rigid2d/testing.hpp"
 
 using namespace rigid2d;
@@ -38,18 +39,14 @@ void buildScene(World& world) {
 /// A user-written broad phase: forwards to brute force but is a distinct class the world only
 /// sees through the interface. With `fullSearch` it answers findPairsOf from one findPairs,
 /// otherwise the interface's default (a query per moved proxy) does.
-class ForwardingBroadPhase final : public BroadPhase {
+class ForwardingBroadPhase final : public test::BruteForceBehind {
 public:
     explicit ForwardingBroadPhase(bool fullSearch = false) : m_fullSearch(fullSearch) {}
 
-    ProxyId insert(const AABB& box, std::uint64_t userData) override {
-        return m_inner->insert(box, userData);
-    }
     void move(ProxyId proxy, const AABB& box) override {
         ++moves;
         m_inner->move(proxy, box);
     }
-    void remove(ProxyId proxy) override { m_inner->remove(proxy); }
     void update() override {
         ++updates;
         m_inner->update();
@@ -75,15 +72,7 @@ public:
         ++queries;
         m_inner->query(region, visit);
     }
-    void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
-                 FunctionRef<float(ProxyId)> visit) const override {
-        m_inner->rayCast(origin, translation, maxFraction, visit);
-    }
-    std::size_t size() const override { return m_inner->size(); }
     std::string_view name() const override { return "forwarding"; }
-    BroadPhaseStats stats() const override { return m_inner->stats(); }
-    AABB box(ProxyId proxy) const override { return m_inner->box(proxy); }
-    std::uint64_t userData(ProxyId proxy) const override { return m_inner->userData(proxy); }
 
     mutable int queries = 0;
     int moves = 0;
@@ -92,7 +81,6 @@ public:
 
 private:
     bool m_fullSearch;
-    std::unique_ptr<BroadPhase> m_inner = makeBroadPhase(BroadPhaseType::BruteForce);
 };
 } // namespace
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "broadphase/forwarding_kind.hpp"
 #include "rigid2d/geometry.hpp"
 #include "rigid2d/testing.hpp"
 #include "state/world_state.hpp"
@@ -75,7 +76,7 @@ void expectRefused(World& world, const std::string& function, const std::string&
 
 /// A user-written broad phase (brute force inside) that refuses on demand, to check that the world
 /// puts everything back when a broad-phase call throws half-way.
-class FailingBroadPhase final : public BroadPhase {
+class FailingBroadPhase final : public test::BruteForceBehind {
 public:
     int movesBeforeFailure = -1; ///< < 0: never fail
     bool failInsert = false;
@@ -92,23 +93,7 @@ public:
         if (movesBeforeFailure > 0) --movesBeforeFailure;
         m_inner->move(proxy, box);
     }
-    void remove(ProxyId proxy) override { m_inner->remove(proxy); }
-    void findPairs(std::vector<ProxyPair>& out) override { m_inner->findPairs(out); }
-    void query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const override {
-        m_inner->query(region, visit);
-    }
-    void rayCast(Vec2 origin, Vec2 translation, float maxFraction,
-                 FunctionRef<float(ProxyId)> visit) const override {
-        m_inner->rayCast(origin, translation, maxFraction, visit);
-    }
-    std::size_t size() const override { return m_inner->size(); }
     std::string_view name() const override { return "failing"; }
-    BroadPhaseStats stats() const override { return m_inner->stats(); }
-    AABB box(ProxyId proxy) const override { return m_inner->box(proxy); }
-    std::uint64_t userData(ProxyId proxy) const override { return m_inner->userData(proxy); }
-
-private:
-    std::unique_ptr<BroadPhase> m_inner = makeBroadPhase(BroadPhaseType::BruteForce);
 };
 
 World floorWorld(BroadPhaseType type) {
