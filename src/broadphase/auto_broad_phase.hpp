@@ -13,8 +13,9 @@
 // in 256 otherwise: the clock costs more than a move), and then one query in 16 on both kinds
 // (the step's continuous collision and the pair search by queries are queries, and a kind can be
 // cheap to search and dear to query). Probes come early, then ever less often; a candidate 4 times
-// dearer is dropped after its first search, 1.5 times after its next. A build that costs more than
-// a few of the active kind's frames in all is abandoned, and that kind is not built again until the
+// dearer is dropped after its first search, 1.5 times after its next. There are none while the
+// active kind costs under a tenth of a millisecond a frame. A build that costs more than a few
+// of the active kind's frames in all is abandoned, and that kind is not built again until the
 // frames cost enough to pay for it. Ids are this class's own: each inner kind's ids are mapped to
 // them, so a switch changes no id. The boxes are the active kind's: a move stores its box once.
 
@@ -71,7 +72,12 @@ public:
     void capBuildSlice(std::uint32_t slots) noexcept {
         m_sliceSlots = std::max(slots, 1u);
         m_buildByClock = false;
+        m_probeFloorMs = 0;
     }
+    /// No probe while the active kind costs less than this a frame (tests move it either way).
+    void setProbeFloor(double ms) noexcept { m_probeFloorMs = ms; }
+    /// Candidates built so far (tests).
+    [[nodiscard]] std::size_t probesStarted() const noexcept { return m_probesStarted; }
 
 private:
     /// One inner broad phase, with its ids mapped to ours, and what it has cost.
@@ -130,6 +136,8 @@ private:
     std::size_t m_probeGap;      ///< searches between probes, doubling up to a bound
     std::size_t m_nextProbe = 0; ///< index into kCandidates
     std::size_t m_switches = 0;
+    std::size_t m_probesStarted = 0;
+    double m_probeFloorMs;             ///< kProbeFloorMs unless a test says otherwise
     std::uint32_t m_moveSample;        ///< one move in this many is timed
     std::uint32_t m_movesToSample = 1; ///< moves until the next timed one
     std::vector<ProxyPair> m_inner;    ///< an inner kind's pairs, before mapping

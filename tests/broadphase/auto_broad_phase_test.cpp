@@ -95,6 +95,7 @@ TEST_CASE("auto: its own probes and switches never change the pairs") {
     // Long enough for several probes (one every 240 searches) on a workload that changes midway
     // from a sparse spread to a dense pile.
     AutoBroadPhase subject({});
+    subject.setProbeFloor(0); // so few proxies cost less than the floor
     detail::BruteForce reference;
     SplitMix64 rng(11);
     const std::vector<ProxyId> ids = insertBoth(subject, reference, rng, 200, 400);
@@ -109,12 +110,34 @@ TEST_CASE("auto: its own probes and switches never change the pairs") {
     }
     subject.validate();
     CHECK_FALSE(subject.stats().active.empty());
+    CHECK(subject.probesStarted() > 0);
+}
+
+TEST_CASE("auto: no probes while the active kind's frames cost less than the floor") {
+    // The same proxies and moves either way: only the floor differs, so its test is what stops
+    // the probes (a probe's first build would be the run's slowest frame by far).
+    const auto probesWith = [](double floorMs) {
+        AutoBroadPhase subject({});
+        subject.setProbeFloor(floorMs);
+        SplitMix64 rng(3);
+        std::vector<ProxyId> ids;
+        for (int i = 0; i < 400; ++i) ids.push_back(subject.insert(randomBox(rng, 60), 0));
+        std::vector<ProxyPair> pairs;
+        for (int frame = 0; frame < 600; ++frame) {
+            for (const ProxyId id : ids) subject.move(id, randomBox(rng, 60));
+            subject.findPairs(pairs);
+        }
+        return subject.probesStarted();
+    };
+    CHECK(probesWith(1e9) == 0);
+    CHECK(probesWith(0) > 0);
 }
 
 TEST_CASE("auto: probes run through searches by queries and timed queries, pairs unchanged") {
     // Few proxies move each frame, so findPairsOf answers by queries: the probes must still
     // start, be fed and end, and the queries timed on both kinds must answer as brute force.
     AutoBroadPhase subject({});
+    subject.setProbeFloor(0);
     detail::BruteForce reference;
     SplitMix64 rng(5);
     const std::vector<ProxyId> ids = insertBoth(subject, reference, rng, 400, 60);
@@ -135,6 +158,7 @@ TEST_CASE("auto: probes run through searches by queries and timed queries, pairs
         checkQuerySame(subject, reference, randomBox(rng, 60));
         if (frame % 50 == 0) subject.validate();
     }
+    CHECK(subject.probesStarted() > 0);
 }
 
 TEST_CASE("auto: proxies inserted, moved and removed while a candidate is built are all found") {
