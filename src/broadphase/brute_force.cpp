@@ -14,7 +14,7 @@ void BruteForce::move(ProxyId proxy, const AABB& box) {
 }
 
 void BruteForce::moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
-    for (std::size_t i = 0; i < proxies.size(); ++i) m_proxies.setCheckedBox(proxies[i], boxes[i]);
+    m_proxies.setCheckedBoxes(proxies, boxes);
 }
 
 void BruteForce::remove(ProxyId proxy) {

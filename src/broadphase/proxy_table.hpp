@@ -93,6 +93,10 @@ public:
     }
     /// Stores the box of a live proxy, both checked by the caller (checkMoveMany).
     void setCheckedBox(ProxyId proxy, const AABB& box) noexcept { m_boxes[toIndex(proxy)] = box; }
+    /// setCheckedBox for each pair in order (the last box of an id listed twice stays).
+    void setCheckedBoxes(std::span<const ProxyId> proxies, std::span<const AABB> boxes) noexcept {
+        for (std::size_t i = 0; i < proxies.size(); ++i) setCheckedBox(proxies[i], boxes[i]);
+    }
     void checkLive(std::string_view function, ProxyId proxy) const {
         if (!isLive(proxy)) [[unlikely]]
             refuseNotLive(function, proxy);

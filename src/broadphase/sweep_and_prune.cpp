@@ -79,7 +79,7 @@ void SweepAndPrune::move(ProxyId proxy, const AABB& box) {
 }
 
 void SweepAndPrune::moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
-    for (std::size_t i = 0; i < proxies.size(); ++i) m_proxies.setCheckedBox(proxies[i], boxes[i]);
+    m_proxies.setCheckedBoxes(proxies, boxes);
     m_dirty = m_dirty || !proxies.empty();
 }
 

@@ -34,23 +34,32 @@ void expectRefusal(Call call, const std::string& function, const std::string& fi
     }
 }
 
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+/// Not finite, or lower above upper.
+constexpr AABB kBadBoxes[] = {
+    {{kNaN, 0}, {1, 1}}, {{0, 0}, {1, kNaN}}, {{-kInf, 0}, {1, 1}},
+    {{0, 0}, {kInf, 1}}, {{2, 0}, {1, 1}},    {{0, 3}, {1, 1}},
+};
+
+/// Fills `h` with 120 boxes and removes one of them, whose (stale) id it returns.
+ProxyId fillWithOneRemoved(Harness& h, std::uint64_t seed) {
+    SplitMix64 rng(seed);
+    h.insertAll(test::uniformScene(rng, 120));
+    const ProxyId removed = h.live()[7];
+    h.removeAt(7);
+    return removed;
+}
+
 } // namespace
 
 TEST_CASE("broad phases: bad input is refused, named, and changes nothing") {
-    constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-    constexpr float kInf = std::numeric_limits<float>::infinity();
-    const AABB badBoxes[] = {
-        {{kNaN, 0}, {1, 1}}, {{0, 0}, {1, kNaN}}, {{-kInf, 0}, {1, 1}},
-        {{0, 0}, {kInf, 1}}, {{2, 0}, {1, 1}},    {{0, 3}, {1, 1}},
-    };
     for (BroadPhaseType type : kAllBroadPhaseTypes) {
         auto subject = makeBroadPhase(type, BroadPhaseConfig{});
         INFO("broad phase: " << nameOf(type));
         Harness h(std::move(subject), 11);
-        SplitMix64 rng(12);
-        h.insertAll(test::uniformScene(rng, 120));
-        const ProxyId removed = h.live()[7];
-        h.removeAt(7);
+        const ProxyId removed = fillWithOneRemoved(h, 12);
         const ProxyId live = h.live()[3];
         const ProxyId unknown{5000};
         const std::vector<ProxyPair> pairsBefore = h.pairs();
@@ -59,7 +68,7 @@ TEST_CASE("broad phases: bad input is refused, named, and changes nothing") {
         const AABB liveBox = h.subject().box(live);
         BroadPhase& bp = h.subject();
 
-        for (const AABB& bad : badBoxes) {
+        for (const AABB& bad : kBadBoxes) {
             expectRefusal([&] { (void)bp.insert(bad, 1); }, "insert", "box");
             expectRefusal([&] { bp.move(live, bad); }, "move", "box");
             expectRefusal([&] { bp.query(bad, [](ProxyId) { return true; }); }, "query", "region");
@@ -124,8 +133,6 @@ TEST_CASE("broad phases: every type in kAllBroadPhaseTypes is constructible") {
 }
 
 TEST_CASE("broad phases: moveMany refuses a bad batch, naming the entry, and changes nothing") {
-    constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-    constexpr float kInf = std::numeric_limits<float>::infinity();
     std::vector<std::unique_ptr<BroadPhase>> subjects;
     for (BroadPhaseType type : kAllBroadPhaseTypes) subjects.push_back(makeBroadPhase(type));
     subjects.push_back(std::make_unique<BruteForceBehind>()); // the interface's default
@@ -133,10 +140,7 @@ TEST_CASE("broad phases: moveMany refuses a bad batch, naming the entry, and cha
         const std::string name(subject->name());
         INFO("broad phase: " << name);
         Harness h(std::move(subject), 21);
-        SplitMix64 rng(22);
-        h.insertAll(test::uniformScene(rng, 120));
-        const ProxyId removed = h.live()[7];
-        h.removeAt(7);
+        const ProxyId removed = fillWithOneRemoved(h, 22);
         const ProxyId first = h.live()[3];
         const ProxyId second = h.live()[40];
         const std::vector<ProxyPair> pairsBefore = h.pairs();
@@ -145,9 +149,7 @@ TEST_CASE("broad phases: moveMany refuses a bad batch, naming the entry, and cha
         BroadPhase& bp = h.subject();
         // Each batch would move `first` before reaching its bad entry, at index 2.
         const AABB good{{0, 0}, {1, 1}};
-        for (const AABB& bad :
-             {AABB{{kNaN, 0}, {1, 1}}, AABB{{0, 0}, {1, kNaN}}, AABB{{-kInf, 0}, {1, 1}},
-              AABB{{0, 0}, {kInf, 1}}, AABB{{2, 0}, {1, 1}}, AABB{{0, 3}, {1, 1}}}) {
+        for (const AABB& bad : kBadBoxes) {
             const std::vector<ProxyId> ids{first, second, second};
             const std::vector<AABB> boxes{good, good, bad};
             expectRefusal([&] { bp.moveMany(ids, boxes); }, "moveMany", "boxes[2]");
