@@ -55,6 +55,8 @@ constexpr double kSliceFrames = 0.5;
 /// The whole build may cost this many of the active kind's frames; one that runs over is
 /// abandoned (a kind dear to build pays only on a workload that runs long at that cost).
 constexpr double kBuildFrames = 2.0;
+/// A build whose pace so far would cost this many times its budget is abandoned at once.
+constexpr double kHopelessPace = 3.0;
 /// The grid lays out its cell array in its first search, at once: it is tried only while that
 /// costs no more than about one frame.
 constexpr double kLayoutFrames = 1.0;
@@ -74,7 +76,7 @@ constexpr double kProbeFloorMs = 0.1;
 constexpr std::uint32_t kShadowMoveSample = 16;
 constexpr std::uint32_t kMoveSample = 256;
 constexpr std::uint32_t kQuerySample = 16; ///< one query in this many is timed, during probes
-constexpr std::uint32_t kBuildCheck = 256; ///< inserts between looks at the clock while building
+constexpr std::uint32_t kBuildCheck = 32;  ///< inserts between looks at the clock while building
 
 } // namespace
 
@@ -369,9 +371,14 @@ void AutoBroadPhase::buildSlice() {
     m_buildSpentMs += msSince(start);
     const auto slot = static_cast<std::size_t>(m_probe.type);
     if (m_buildCursor < end) {
-        if (m_buildSpentMs <= m_buildBudgetMs) return; // more at the next search
-        // Over budget: abandoned, remembering what the whole build would have cost.
-        m_buildMs[slot] = m_buildSpentMs * static_cast<double>(end) / m_buildCursor;
+        // What the whole build costs at this pace. The first slices are the dearest (fresh
+        // memory), so a pace a little over the budget may still end within it; one far over
+        // will not, and waiting for the budget to run out would cost frames for nothing.
+        const double projectedMs = m_buildSpentMs * static_cast<double>(end) / m_buildCursor;
+        if (m_buildSpentMs <= m_buildBudgetMs && projectedMs <= kHopelessPace * m_buildBudgetMs)
+            return; // more at the next search
+        // Abandoned, remembering what the whole build would have cost.
+        m_buildMs[slot] = projectedMs;
         m_probe = Inner{};
         m_building = false;
         return;

@@ -15,9 +15,10 @@
 // cheap to search and dear to query). Probes come early, then ever less often; a candidate 4 times
 // dearer is dropped after its first search, 1.5 times after its next. There are none while the
 // active kind costs under a tenth of a millisecond a frame. A build that costs more than a few
-// of the active kind's frames in all is abandoned, and that kind is not built again until the
-// frames cost enough to pay for it. Ids are this class's own: each inner kind's ids are mapped to
-// them, so a switch changes no id. The boxes are the active kind's: a move stores its box once.
+// of the active kind's frames in all is abandoned (at once when its pace says it will), and that
+// kind is not built again until the frames cost enough to pay for it. Ids are this class's own:
+// each inner kind's ids are mapped to them, so a switch changes no id. The boxes are the active
+// kind's: a move stores its box once.
 
 #include <algorithm>
 #include <array>
