@@ -146,7 +146,7 @@ void AutoBroadPhase::moveIn(Inner& inner, std::uint32_t id, const AABB& box, boo
 void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
     m_proxies.checkLive("AutoBroadPhase::move", proxy);
     const bool sample = --m_movesToSample == 0;
-    if (!sample && !m_probe.impl) [[likely]] {
+    if (!sample && !comparing()) [[likely]] {
         // The common case, without a call of ours: moves are most of a churning world's broad
         // phase. The active kind checks the box before it changes anything, so it is not
         // checked twice; a refusal is raised again under this function's name.
@@ -161,14 +161,13 @@ void AutoBroadPhase::move(ProxyId proxy, const AABB& box) {
     m_proxies.checkMove("AutoBroadPhase::move", proxy, box);
     if (sample) m_movesToSample = m_moveSample;
     moveIn(m_active, toIndex(proxy), box, sample);
-    if (m_probe.impl && holds(m_probe, toIndex(proxy)))
-        moveIn(m_probe, toIndex(proxy), box, sample);
+    if (comparing()) moveIn(m_probe, toIndex(proxy), box, sample);
 }
 
 void AutoBroadPhase::moveMany(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
     m_proxies.checkMoveMany("BroadPhase::moveMany", proxies, boxes);
     moveManyIn(m_active, proxies, boxes);
-    if (m_probe.impl) moveManyIn(m_probe, proxies, boxes);
+    if (comparing()) moveManyIn(m_probe, proxies, boxes);
 }
 
 void AutoBroadPhase::moveManyIn(Inner& inner, std::span<const ProxyId> proxies,
@@ -231,7 +230,7 @@ void AutoBroadPhase::searchIn(Inner& inner, std::vector<ProxyPair>& out) {
 void AutoBroadPhase::collectPairs(std::vector<ProxyPair>& out) {
     if (!m_chosen) chooseOpening();
     searchIn(m_active, out);
-    if (m_probe.impl && !m_building) {
+    if (comparing()) {
         searchIn(m_probe, m_shadow);
 #ifdef RIGID2D_VALIDATE
         std::vector<ProxyPair> found = out;
@@ -283,7 +282,7 @@ void AutoBroadPhase::afterSearch() {
 }
 
 void AutoBroadPhase::restartTiming() {
-    m_moveSample = m_probe.impl && !m_building ? kShadowMoveSample : kMoveSample;
+    m_moveSample = comparing() ? kShadowMoveSample : kMoveSample;
     m_movesToSample = m_moveSample;
     m_active.searchMs = m_active.moveMs = m_queriedMs = 0;
     m_probe.searchMs = m_probe.moveMs = 0;
@@ -368,6 +367,7 @@ void AutoBroadPhase::buildSlice() {
         }
         if (m_buildByClock && msSince(start) > m_sliceMs) break;
     }
+    if (m_buildCursor == end) catchUp();
     m_buildSpentMs += msSince(start);
     const auto slot = static_cast<std::size_t>(m_probe.type);
     if (m_buildCursor < end) {
@@ -388,6 +388,24 @@ void AutoBroadPhase::buildSlice() {
     m_building = false;
     m_probeFrames = 0;
     restartTiming();
+}
+
+void AutoBroadPhase::catchUp() {
+    // Each proxy went in with its box of that moment; those that have moved since get their
+    // boxes now, in one batch.
+    m_innerMoved.clear();
+    m_innerBoxes.clear();
+    const ProxyTable& held = builtIn(m_probe).proxies();
+    const auto& live = m_proxies.liveFlags();
+    for (std::uint32_t id = 0; id < m_proxies.capacity(); ++id) {
+        if (live[id] == 0) continue;
+        const ProxyId in{m_probe.innerOf[id]};
+        const AABB& now = currentBox(id);
+        if (held.box(in) == now) continue;
+        m_innerMoved.push_back(in);
+        m_innerBoxes.push_back(now);
+    }
+    builtIn(m_probe).moveChecked(m_innerMoved, m_innerBoxes);
 }
 
 void AutoBroadPhase::endProbe() {
@@ -417,8 +435,7 @@ void AutoBroadPhase::switchTo(BroadPhaseType type) {
 
 void AutoBroadPhase::query(const AABB& region, FunctionRef<bool(ProxyId)> visit) const {
     requireValidBox("AutoBroadPhase::query", "region", region);
-    if (m_probe.impl && !m_building &&
-        m_queryCount.fetch_add(1, std::memory_order_relaxed) % kQuerySample == 0) {
+    if (comparing() && m_queryCount.fetch_add(1, std::memory_order_relaxed) % kQuerySample == 0) {
         // Both kinds timed on the bare query: the caller's visits (a time of impact, a pair
         // pushed) cost the same on either and would blur the comparison.
         const auto nothing = [](ProxyId) { return true; };
@@ -492,7 +509,9 @@ void AutoBroadPhase::validate() const {
             ++held;
             const std::uint32_t in = inner->innerOf[id];
             R2D_CHECK(inner->ourOf[in] == id, "id maps do not match");
-            R2D_CHECK(inner == &m_active || inner->impl->box(ProxyId{in}) == currentBox(id),
+            // (A candidate being built is told the moves at its build's end: catchUp.)
+            R2D_CHECK(inner == &m_active || partial ||
+                          inner->impl->box(ProxyId{in}) == currentBox(id),
                       "the candidate's box differs from the active kind's");
         }
         R2D_CHECK(inner->impl->size() == held, "an inner broad phase holds other proxies");

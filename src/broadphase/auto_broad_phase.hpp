@@ -7,8 +7,9 @@
 // The opening kind is guessed from the proxies at the first pair search (first_kind.hpp), so a
 // short run, or a world too big for many probes, starts on a good kind. A candidate is built a
 // slice per pair search (inserts worth half a frame of the active kind), so no frame pays for a
-// whole build: the moves reach the proxies inserted so far, the rest are inserted as they are
-// then. Its first search lays out its memory and is not compared; the next two are.
+// whole build. Each proxy goes in with its box of that moment and the moves meanwhile are not
+// passed on: at the build's end those that moved are moved in one batch. The candidate's first
+// search lays out its memory and is not compared; the next two are.
 // What is timed: update and the pair searches, one move in 16 while a candidate is compared (one
 // in 256 otherwise: the clock costs more than a move), and then one query in 16 on both kinds
 // (the step's continuous collision and the pair search by queries are queries, and a kind can be
@@ -119,6 +120,10 @@ private:
     /// Inserts the next slice of proxies into the candidate being built; when all are in, the
     /// shadowing starts (or, over budget, the build is abandoned).
     void buildSlice();
+    /// At the build's end: the proxies that moved since they went in get their current boxes.
+    void catchUp();
+    /// A built candidate is being compared with the active kind: it is told every move.
+    [[nodiscard]] bool comparing() const noexcept { return m_probe.impl && !m_building; }
     /// Both kinds' costs from zero: they are compared over the same searches.
     void restartTiming();
     /// At the first pair search with enough proxies: the opening kind (firstKind).
