@@ -179,9 +179,10 @@ void AutoBroadPhase::moveManyIn(Inner& inner, std::span<const ProxyId> proxies,
     } else {
         m_innerMoved.clear();
         m_innerBoxes.clear();
+        // A candidate is told moves only once built (comparing()): it holds every proxy.
         for (std::size_t i = 0; i < proxies.size(); ++i) {
             const std::uint32_t id = toIndex(proxies[i]);
-            if (!holds(inner, id)) continue;
+            R2D_ASSERT(holds(inner, id), "moveMany reached a kind without the proxy");
             m_innerMoved.push_back(ProxyId{inner.innerOf[id]});
             m_innerBoxes.push_back(boxes[i]);
         }

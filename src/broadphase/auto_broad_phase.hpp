@@ -108,7 +108,7 @@ private:
         return id < inner.innerOf.size() && inner.innerOf[id] != kNoId;
     }
     void moveIn(Inner& inner, std::uint32_t id, const AABB& box, bool sample);
-    /// moveMany's checked moves into `inner`, of the proxies it holds, timed whole.
+    /// moveMany's checked moves into `inner` (which holds every proxy), timed whole.
     void moveManyIn(Inner& inner, std::span<const ProxyId> proxies, std::span<const AABB> boxes);
     [[nodiscard]] static BuiltInBroadPhase& builtIn(const Inner& inner);
     /// Runs inner's collectPairs, timed, with the pairs in our ids (a < b).

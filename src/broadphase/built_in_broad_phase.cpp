@@ -27,8 +27,8 @@ void BroadPhase::findPairsOf(std::span<const ProxyId> moved, std::vector<ProxyPa
 
 void BroadPhase::moveMany(std::span<const ProxyId> proxies, std::span<const AABB> boxes) {
     constexpr std::string_view kFunction = "BroadPhase::moveMany";
-    detail::require(proxies.size() == boxes.size(), kFunction, "boxes",
-                    "must hold one box per proxy");
+    if (proxies.size() != boxes.size())
+        detail::ProxyTable::refuseSizes(kFunction, proxies.size(), boxes.size());
     for (std::size_t i = 0; i < proxies.size(); ++i) {
         // box() throws for an unknown id: that is the live check a user-written kind offers.
         try {

@@ -91,6 +91,9 @@ public:
         if (!allLiveAndValid(proxies, boxes)) [[unlikely]]
             refuseMoveMany(function, proxies, boxes);
     }
+    /// moveMany's refusal of spans of different sizes (also the interface's default's).
+    [[noreturn]] static void refuseSizes(std::string_view function, std::size_t proxies,
+                                         std::size_t boxes);
     /// Stores the box of a live proxy, both checked by the caller (checkMoveMany).
     void setCheckedBox(ProxyId proxy, const AABB& box) noexcept { m_boxes[toIndex(proxy)] = box; }
     /// setCheckedBox for each pair in order (the last box of an id listed twice stays).
@@ -137,8 +140,6 @@ private:
     [[nodiscard]] std::string notLiveReason(ProxyId proxy) const;
     [[noreturn]] void refuseNotLive(std::string_view function, ProxyId proxy) const;
     [[noreturn]] static void refuseBox(std::string_view function, const AABB& box);
-    [[noreturn]] static void refuseSizes(std::string_view function, std::size_t proxies,
-                                         std::size_t boxes);
     /// Whether every id is live and every box valid (spans of one size), in one pass without
     /// a branch per proxy.
     [[nodiscard]] bool allLiveAndValid(std::span<const ProxyId> proxies,
