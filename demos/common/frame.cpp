@@ -57,7 +57,8 @@ std::vector<std::string> panelLines(const Session& session) {
     const BroadPhaseStats bp = world.broadPhase().stats();
     std::string kind(world.broadPhase().name());
     if (bp.active != kind)
-        kind += " (" + std::string(bp.active) + ", " + std::to_string(bp.switches) + " switches)";
+        kind += " (" + std::string(bp.active) + ", " + std::to_string(bp.switches) +
+                (bp.switches == 1 ? " switch)" : " switches)");
     lines.push_back(session.name() + " (size " + std::to_string(session.size()) +
                     "), broad phase " + kind);
     lines.push_back("t " + fixed(static_cast<double>(session.time()), 2) + " s   bodies " +

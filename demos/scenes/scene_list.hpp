@@ -26,5 +26,6 @@ SceneInfo hangingChainScene();
 SceneInfo ragdollsScene();
 SceneInfo carScene();
 SceneInfo spinnerScene();
+SceneInfo gatherScene();
 
 } // namespace rigid2d::demos

@@ -10,6 +10,7 @@ std::span<const SceneInfo> sceneList() {
         mixedScene(),   sparseScene(),       churnScene(),    cullingScene(), meleeScene(),
         sensorsScene(), toppleScene(),       dominoesScene(), rampScene(),    landscapeScene(),
         bridgeScene(),  hangingChainScene(), ragdollsScene(), carScene(),     spinnerScene(),
+        gatherScene(),
     };
     return kScenes;
 }
