@@ -346,6 +346,12 @@ void AutoBroadPhase::startProbe() {
     m_probe.type = type;
     m_probe.impl = makeBroadPhase(type, m_config);
     builtIn(m_probe).setWorkers(m_workers);
+    // Room for every proxy: an array that doubled in the middle of a slice copied itself into
+    // fresh memory, whose page faults outlasted the slice (a sorted grid's at 4,096 proxies:
+    // +0.3 ms in one frame of 0.33).
+    builtIn(m_probe).reserve(m_proxies.capacity());
+    m_probe.innerOf.reserve(m_proxies.capacity());
+    m_probe.ourOf.reserve(m_proxies.capacity());
     m_building = true;
     m_buildCursor = 0;
     m_buildSpentMs = 0;

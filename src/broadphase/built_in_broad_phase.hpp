@@ -81,6 +81,11 @@ public:
     /// queries of findPairsOf, and a kind's full search if it can cut it (pairSearchPieces);
     /// nullptr: the calling thread only. Set by the world that owns the broad phase.
     virtual void setWorkers(const WorldDef* def) noexcept { m_workers = def; }
+    /// Room for `proxies` proxies, so that inserting as many grows no array. Auto builds a
+    /// candidate a slice at a time, with a look at the clock every few inserts; one growth
+    /// copies the whole array into fresh memory, whose page faults (11 us a page on a
+    /// virtual machine) could outlast the slice several times.
+    virtual void reserve(std::size_t proxies) { m_proxies.reserve(proxies); }
     /// Its ids, boxes and user data (auto reads its active kind's boxes here).
     [[nodiscard]] const ProxyTable& proxies() const noexcept { return m_proxies; }
 

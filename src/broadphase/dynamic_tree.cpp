@@ -134,6 +134,13 @@ AABB DynamicTree::fatBox(const AABB& box, const AABB& previous, float scale) noe
             {static_cast<float>(bounds[2]), static_cast<float>(bounds[3])}};
 }
 
+void DynamicTree::reserve(std::size_t proxies) {
+    BuiltInBroadPhase::reserve(proxies);
+    m_nodes.reserve(2 * proxies); // a leaf and an inner node each
+    m_leafOf.reserve(proxies);
+    m_fatOf.reserve(proxies);
+}
+
 ProxyId DynamicTree::insert(const AABB& box, std::uint64_t userData) {
     const ProxyId id = m_proxies.insert("DynamicTree::insert", box, userData);
     const auto index = toIndex(id);

@@ -88,6 +88,11 @@ void HierarchicalHash::detach(std::uint32_t id) {
     m_outliers.pop_back();
 }
 
+void HierarchicalHash::reserve(std::size_t proxies) {
+    BuiltInBroadPhase::reserve(proxies);
+    m_placement.reserve(proxies);
+}
+
 ProxyId HierarchicalHash::insert(const AABB& box, std::uint64_t userData) {
     const ProxyId proxy = m_proxies.insert(m_names.insert, box, userData);
     const std::uint32_t id = toIndex(proxy);

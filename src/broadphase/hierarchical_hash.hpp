@@ -45,6 +45,7 @@ public:
     explicit HierarchicalHash(const BroadPhaseConfig& config);
 
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
+    void reserve(std::size_t proxies) override;
     void move(ProxyId proxy, const AABB& newBox) override;
     void remove(ProxyId proxy) override;
     void collectPairs(std::vector<ProxyPair>& out) override;

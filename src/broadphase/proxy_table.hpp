@@ -23,6 +23,12 @@ class ProxyTable {
 public:
     /// Checks `box` (naming `function`), then stores it. Returns the new id.
     ProxyId insert(std::string_view function, const AABB& box, std::uint64_t userData);
+    /// Room for ids below `proxies` without growing.
+    void reserve(std::size_t proxies) {
+        m_boxes.reserve(proxies);
+        m_userData.reserve(proxies);
+        m_live.reserve(proxies);
+    }
     /// Checks that `proxy` is live and `box` valid, both before anything changes. Inline: it
     /// runs on every move of every proxy; the refusals are out of line.
     void checkMove(std::string_view function, ProxyId proxy, const AABB& box) const {

@@ -159,6 +159,11 @@ void Quadtree::prune(std::uint32_t cell) {
     }
 }
 
+void Quadtree::reserve(std::size_t proxies) {
+    BuiltInBroadPhase::reserve(proxies);
+    m_places.reserve(proxies);
+}
+
 ProxyId Quadtree::insert(const AABB& box, std::uint64_t userData) {
     const ProxyId id = m_proxies.insert("Quadtree::insert", box, userData);
     const Shape s = shapeOf(box);

@@ -18,6 +18,7 @@ namespace rigid2d::detail {
 class Quadtree final : public BuiltInBroadPhase {
 public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
+    void reserve(std::size_t proxies) override;
     void move(ProxyId proxy, const AABB& box) override;
     void remove(ProxyId proxy) override;
     void collectPairs(std::vector<ProxyPair>& out) override;

@@ -59,6 +59,13 @@ constexpr std::uint32_t minTag(std::uint32_t proxy) noexcept { return proxy << 1
 constexpr std::uint32_t maxTag(std::uint32_t proxy) noexcept { return proxy << 1 | 1u; }
 } // namespace
 
+void SweepAndPrune::reserve(std::size_t proxies) {
+    BuiltInBroadPhase::reserve(proxies);
+    m_openSlot.reserve(proxies);
+    m_flags.reserve(proxies);
+    m_pending.reserve(proxies);
+}
+
 ProxyId SweepAndPrune::insert(const AABB& box, std::uint64_t userData) {
     const ProxyId id = m_proxies.insert("SweepAndPrune::insert", box, userData);
     const auto index = toIndex(id);

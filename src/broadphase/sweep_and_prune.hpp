@@ -21,6 +21,7 @@ namespace rigid2d::detail {
 class SweepAndPrune final : public BuiltInBroadPhase {
 public:
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
+    void reserve(std::size_t proxies) override;
     void move(ProxyId proxy, const AABB& box) override;
     void moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) override;
     void remove(ProxyId proxy) override;

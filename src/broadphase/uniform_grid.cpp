@@ -55,6 +55,14 @@ UniformGrid::UniformGrid(const BroadPhaseConfig& config)
     configure(m_fixedCellSize ? config.cellSize : static_cast<float>(side / 64.0));
 }
 
+void UniformGrid::reserve(std::size_t proxies) {
+    BuiltInBroadPhase::reserve(proxies);
+    m_dirty.reserve(proxies);
+    m_inOrder.reserve(proxies);
+    m_inserted.reserve(proxies);
+    m_dirtyList.reserve(proxies);
+}
+
 ProxyId UniformGrid::insert(const AABB& box, std::uint64_t userData) {
     const ProxyId proxy = m_proxies.insert("UniformGrid::insert", box, userData);
     const std::uint32_t id = toIndex(proxy);

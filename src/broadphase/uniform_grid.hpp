@@ -55,6 +55,7 @@ public:
     explicit UniformGrid(const BroadPhaseConfig& config);
 
     ProxyId insert(const AABB& box, std::uint64_t userData) override;
+    void reserve(std::size_t proxies) override;
     void move(ProxyId proxy, const AABB& box) override;
     void moveChecked(std::span<const ProxyId> proxies, std::span<const AABB> boxes) override;
     void remove(ProxyId proxy) override;
