@@ -80,6 +80,8 @@ public:
     void setProbeFloor(double ms) noexcept { m_probeFloorMs = ms; }
     /// Candidates built so far (tests).
     [[nodiscard]] std::size_t probesStarted() const noexcept { return m_probesStarted; }
+    /// Full searches a candidate answered in the active kind's place (tests).
+    [[nodiscard]] std::size_t candidateAnswers() const noexcept { return m_candidateAnswers; }
 
 private:
     /// One inner broad phase, with its ids mapped to ours, and what it has cost.
@@ -111,8 +113,8 @@ private:
     /// moveMany's checked moves into `inner` (which holds every proxy), timed whole.
     void moveManyIn(Inner& inner, std::span<const ProxyId> proxies, std::span<const AABB> boxes);
     [[nodiscard]] static BuiltInBroadPhase& builtIn(const Inner& inner);
-    /// Runs inner's collectPairs, timed, with the pairs in our ids (a < b).
-    void searchIn(Inner& inner, std::vector<ProxyPair>& out);
+    /// Runs inner's collectPairs, timed, with the pairs in our ids (a < b); returns its ms.
+    double searchIn(Inner& inner, std::vector<ProxyPair>& out);
     /// Ends or starts a probe when due; called once per pair search.
     void afterSearch();
     [[nodiscard]] double cost(const Inner& inner, int slot) const;
@@ -124,7 +126,8 @@ private:
     void catchUp();
     /// A built candidate is being compared with the active kind: it is told every move.
     [[nodiscard]] bool comparing() const noexcept { return m_probe.impl && !m_building; }
-    /// Both kinds' costs from zero: they are compared over the same searches.
+    /// Both kinds' costs from zero: they are compared over the same searches (the active kind's
+    /// full searches at the rate it measured before, m_activeSearchMs).
     void restartTiming();
     /// At the first pair search with enough proxies: the opening kind (firstKind).
     void chooseOpening();
@@ -143,6 +146,7 @@ private:
     std::size_t m_nextProbe = 0; ///< index into kCandidates
     std::size_t m_switches = 0;
     std::size_t m_probesStarted = 0;
+    std::size_t m_candidateAnswers = 0;
     double m_probeFloorMs;             ///< kProbeFloorMs unless a test says otherwise
     std::uint32_t m_moveSample;        ///< one move in this many is timed
     std::uint32_t m_movesToSample = 1; ///< moves until the next timed one
@@ -160,9 +164,15 @@ private:
     std::uint32_t m_sliceSlots = 0xFFFFFFFFu; ///< and how many slots, at most
     bool m_buildByClock = true;               ///< slices and budget timed (else capBuildSlice)
     bool m_inPairsOf = false;                 ///< collectPairs is being called by collectPairsOf
-    double m_activeFrameMs = 0;    ///< the active kind's cost per search, at the last probe's end
-    std::size_t m_activeSince = 0; ///< the search from which the active kind's costs are summed
-    double m_queriedMs = 0;        ///< searches by queries since then (not in searchMs)
+    double m_activeFrameMs = 0;     ///< the active kind's cost per search, at the last probe's end
+    std::size_t m_activeSince = 0;  ///< the search from which the active kind's costs are summed
+    double m_queriedMs = 0;         ///< searches by queries since then (not in searchMs)
+    std::size_t m_searches = 0;     ///< collectPairs calls (a full search ran, by either kind)
+    double m_activeSearchSumMs = 0; ///< the active kind's full searches since then...
+    std::size_t m_activeSearches = 0; ///< ...and their number
+    /// The active kind's full search, per search, as measured up to the candidate's build end:
+    /// what it is charged for each search the candidate answers (0: none measured).
+    double m_activeSearchMs = 0;
     std::array<double, std::size(kAllBroadPhaseTypes)>
         m_buildMs{};          ///< by kind, what its last build cost (0: never built)
     bool m_gridBuilt = false; ///< the grid was built once: its layout is no longer guessed

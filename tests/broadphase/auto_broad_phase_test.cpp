@@ -187,6 +187,33 @@ TEST_CASE("auto: proxies inserted, moved and removed while a candidate is built 
     CHECK(sawBuild);
 }
 
+TEST_CASE("auto: a candidate being compared answers the searches, in our ids") {
+    // Holes in our ids before each build: the candidate numbers its proxies its own way, and
+    // the pairs it answers with must still be brute force's, under our ids.
+    AutoBroadPhase subject({});
+    subject.setProbeFloor(0);
+    subject.capBuildSlice(400);
+    detail::BruteForce reference;
+    SplitMix64 rng(31);
+    std::vector<ProxyId> ids = insertBoth(subject, reference, rng, 1200, 70);
+    for (int frame = 0; frame < 700; ++frame) {
+        if (frame % 50 == 0) {
+            for (int k = 0; k < 30; ++k) {
+                const std::size_t at = rng.below(static_cast<std::uint32_t>(ids.size()));
+                subject.remove(ids[at]);
+                reference.remove(ids[at]);
+                ids[at] = ids.back();
+                ids.pop_back();
+            }
+        }
+        for (std::size_t i = frame % 3; i < ids.size(); i += 3)
+            moveBoth(subject, reference, ids[i], randomBox(rng, 70));
+        checkSame(subject, reference);
+    }
+    CHECK(subject.probesStarted() > 0);
+    CHECK(subject.candidateAnswers() > 0);
+}
+
 namespace {
 
 struct Opening {
