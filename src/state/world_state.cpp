@@ -78,7 +78,7 @@ void WorldState::placeBody(std::uint32_t bodyIndex, Vec2 position, float angle) 
         for (std::uint32_t s = body.firstShape; s != kNullIndex; s = shapes[s].nextInBody) {
             Shape& shape = shapes[s];
             const AABB tight = shapeBounds(shape, body);
-            const AABB fat = fatten(tight, def.aabbMargin);
+            const AABB fat = fatten(tight, fatMargin());
             broadPhase->move(shape.proxy, fat);
             shape.fatBox = fat;
             shape.tightBox = tight;

@@ -180,6 +180,11 @@ struct WorldState {
     /// checkShape without the body's mass sum: the limits of the shape on its own.
     void checkShapeLimits(std::string_view function, std::string_view field, const Body& body,
                           const Shape& shape) const;
+    /// What a fat box adds to each side of its tight box before its stretch: the speculative
+    /// distance, which the refit keeps inside it, and the margin (refit_proxies.cpp).
+    [[nodiscard]] float fatMargin() const noexcept {
+        return def.speculativeDistance + def.aabbMargin;
+    }
     /// True when every bound the step may compute for `shape` with its body's origin at
     /// `position` (any angle, plus margins) is finite.
     [[nodiscard]] bool boundsFit(const Shape& shape, Vec2 position) const noexcept;

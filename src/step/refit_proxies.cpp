@@ -20,18 +20,31 @@ enum Told : std::uint8_t {
     kOneMove, ///< one: its move is in scratch.moves, read in order without a look at the shapes
     kWalk     ///< several: walk the body's shapes
 };
-constexpr float kMaxStretch = 4.0f;
+constexpr float kMaxStretch = 8.0f;
+
+// `box` grown along `reach` on the side it points to.
+[[nodiscard]] AABB stretched(AABB box, Vec2 reach) noexcept {
+    (reach.x > 0.0f ? box.upper.x : box.lower.x) += reach.x;
+    (reach.y > 0.0f ? box.upper.y : box.lower.y) += reach.y;
+    return box;
+}
 } // namespace
 
-// A shape's fat box is its tight box grown by the margin and stretched along one step of its
-// velocity: a body in steady motion stays inside it for several steps, and a fast body's pairs are
-// found one step before it arrives, so the speculative contact can stop it at the surface.
-// The stretch is at most kMaxStretch margins long. A body flung much faster through a crowd (the
-// blade of v3_spinner keeps a fifth of its shapes above 24 m/s, some above 100) otherwise drags a
-// box up to metres long through its neighbours, renewed almost every step: pairs came and went by
-// the thousand (6,569 new pairs per step, against 3,382 with the cap), and so did their contacts.
-// Beyond the cap, the narrow phase's speculative margin (which grows with the closing speed) and
-// the sweep against static shapes hold it.
+// A shape's fat box is its tight box grown by the speculative distance and the margin, and
+// stretched along one step of its velocity. It is renewed as soon as it no longer holds the tight
+// box grown by the speculative distance and stretched so: every pair whose shapes the next step
+// may bring within the speculative distance is then found at that step's start, and its
+// speculative contact can stop them at the surface. (Renewed only once the tight box left it, a
+// box with its slack used up found such pairs a step late: the circles of circle_rain_10000 and
+// gather overlapped by up to 0.098 and 0.21 m with a 0.05 m margin, 0.072 and 0.114 this way.)
+// The stretch is at most kMaxStretch margins long (0.4 m at the default margin). A body flung much
+// faster through a crowd (the blade of v3_spinner keeps a fifth of its shapes above 24 m/s, some
+// above 100) otherwise drags a box up to metres long through its neighbours, renewed almost every
+// step: pairs came and went by the thousand (with a 0.1 m margin, 6,569 new pairs per step, against
+// 3,382 with a 0.4 m cap), and so did their contacts. Beyond the cap, the narrow phase's
+// speculative margin (which grows with the closing speed) and the sweep against static shapes
+// hold it. With the margin halved to 0.05 m the cap stayed 0.4 m: at four margins (0.2 m) the
+// ragdolls of v3_rain, falling onto the pile, met it later and took longer to fall asleep.
 //
 // The new boxes are computed in pieces (each piece writes only the shapes of its bodies, their
 // moved flags included); the broad phase is then told on the calling thread, in awake-body order
@@ -53,6 +66,8 @@ void refitProxies(WorldState& state, float dt) {
     const std::uint32_t* const awake = state.awakeBodies.data();
     const float margin = state.def.aabbMargin;
     const float maxStretch = kMaxStretch * margin;
+    const float speculative = state.def.speculativeDistance;
+    const float fatMargin = state.fatMargin();
     constexpr std::int32_t kAhead = 8;
     parallelFor(state.def, count, 128, [=](std::int32_t begin, std::int32_t end, std::int32_t) {
         for (std::int32_t i = begin; i < end; ++i) {
@@ -79,17 +94,15 @@ void refitProxies(WorldState& state, float dt) {
                 Shape& shape = shapes[s];
                 const AABB tight = shapeBounds(shape, body);
                 shape.tightBox = tight;
-                if (contains(shape.fatBox, tight)) {
-                    shapeRefits[s] = kKept;
-                    continue;
-                }
-                AABB fat = fatten(tight, margin);
                 Vec2 reach = dt * body.linearVelocity;
                 const float reachSq = reach.x * reach.x + reach.y * reach.y;
                 if (reachSq > maxStretch * maxStretch)
                     reach = (maxStretch / std::sqrt(reachSq)) * reach;
-                (reach.x > 0.0f ? fat.upper.x : fat.lower.x) += reach.x;
-                (reach.y > 0.0f ? fat.upper.y : fat.lower.y) += reach.y;
+                if (contains(shape.fatBox, stretched(fatten(tight, speculative), reach))) {
+                    shapeRefits[s] = kKept;
+                    continue;
+                }
+                const AABB fat = stretched(fatten(tight, fatMargin), reach);
                 shape.fatBox = fat;
                 const bool newly = !shape.moved;
                 shape.moved = true;

@@ -71,7 +71,7 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
 
     const std::uint32_t index = s.shapePool.peek(s.shapes.size());
     proto.tightBox = detail::shapeBounds(proto, s.bodies[bodyId.index]);
-    proto.fatBox = fatten(proto.tightBox, s.def.aabbMargin);
+    proto.fatBox = fatten(proto.tightBox, s.fatMargin());
     proto.proxy = s.broadPhase->insert(proto.fatBox, index);
     bool counted = false;
     try {
