@@ -1,5 +1,5 @@
-// The refit's new fat boxes: the tight box grown by the margin and stretched along one step of the
-// body's velocity, the stretch at most eight margins long.
+// The refit's new fat boxes: the tight box grown by the speculative distance and the margin, and
+// stretched along one step of the body's velocity, the stretch at most eight margins long.
 #include <doctest/doctest.h>
 
 #include <cmath>
