@@ -18,7 +18,7 @@ constexpr int kDigitBits = 11;
 constexpr std::uint32_t kDigitCount = 1u << kDigitBits;
 // Pair keys use digits of up to this many bits, as evenly split as possible: 34-bit keys (ids
 // below 2^17) then take three passes rather than four.
-constexpr int kMaxPairDigitBits = 12;
+constexpr int kPairDigitBits = 12;
 
 // Turns counts into where each bucket starts: the exclusive prefix sum, in place.
 void countsToStarts(std::uint32_t* counts, std::size_t size) {
@@ -36,38 +36,55 @@ std::uint64_t keyOf(const ProxyPair& p, int idBits) {
     return (std::uint64_t{toIndex(p.a)} << idBits) | toIndex(p.b);
 }
 
-// LSD radix sort on the packed key: one pass builds the histograms of every digit, then one
-// stable scatter per digit that is not the same for all keys, ping-ponging between `pairs` and
-// `scratch`. `maxId` bounds every id of the pairs.
-void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch,
-                    std::uint32_t maxId) {
-    const std::size_t n = pairs.size();
-    const int idBits = std::max(1, static_cast<int>(std::bit_width(maxId)));
-    const int keyBits = 2 * idBits;
-    const int passes = (keyBits + kMaxPairDigitBits - 1) / kMaxPairDigitBits;
-    const int digitBits = (keyBits + passes - 1) / passes;
+// Past this many keys (1 MB, and as much again for the ping-pong buffer) the radix sort's first
+// pass splits them by their top bits into buckets of about kBucketKeys (64 KB: a bucket is then
+// sorted within the second-level cache).
+constexpr std::size_t kSplitKeys = std::size_t{1} << 17;
+constexpr std::size_t kBucketKeys = 8192;
+// The first pass makes at most 2^this buckets.
+constexpr int kMaxTopBits = 16;
+// A bucket this small is sorted by insertion.
+constexpr std::size_t kInsertionBucket = 32;
+
+// Keys are written over the pairs' bytes (memcpy keeps this free of aliasing trouble).
+std::uint64_t loadKey(const unsigned char* base, std::size_t i) {
+    std::uint64_t key;
+    std::memcpy(&key, base + i * sizeof key, sizeof key);
+    return key;
+}
+void storeKey(unsigned char* base, std::size_t i, std::uint64_t key) {
+    std::memcpy(base + i * sizeof key, &key, sizeof key);
+}
+
+// Sorts n keys by their low `bits` into `keys`, with `other` as the ping-pong buffer: LSD passes
+// of digits of up to kPairDigitBits, a digit that is the same for every key skipped. Key i is
+// keyAt(i), stored to keys[i] as the counters are taken (keyAt may read keys[i] itself). Returns
+// where the sorted keys ended (keys or other).
+template <class KeyAt>
+unsigned char* sortKeys(KeyAt keyAt, unsigned char* keys, unsigned char* other, std::size_t n,
+                        int bits) {
+    if (n <= kInsertionBucket) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t key = keyAt(i);
+            std::size_t j = i;
+            for (; j > 0 && loadKey(keys, j - 1) > key; --j)
+                storeKey(keys, j, loadKey(keys, j - 1));
+            storeKey(keys, j, key);
+        }
+        return keys;
+    }
+    // As few passes as kPairDigitBits allows, the bits split evenly between them; every pass's
+    // counters from the one read of the keys.
+    const int passes = std::max(1, (bits + kPairDigitBits - 1) / kPairDigitBits);
+    const int digitBits = (bits + passes - 1) / passes;
     const std::uint64_t digitMask = (std::uint64_t{1} << digitBits) - 1;
     const std::size_t digitCount = std::size_t{1} << digitBits;
-
-    static_assert(sizeof(ProxyPair) == sizeof(std::uint64_t));
-    resizeWithRoom(scratch, n);
-    // Keys are written over the pairs' bytes (memcpy keeps this free of aliasing trouble).
-    unsigned char* keys = reinterpret_cast<unsigned char*>(pairs.data());
-    unsigned char* other = reinterpret_cast<unsigned char*>(scratch.data());
-    const auto load = [](const unsigned char* base, std::size_t i) {
-        std::uint64_t key;
-        std::memcpy(&key, base + i * sizeof key, sizeof key);
-        return key;
-    };
-    const auto store = [](unsigned char* base, std::size_t i, std::uint64_t key) {
-        std::memcpy(base + i * sizeof key, &key, sizeof key);
-    };
-    // The histograms (up to 6 x 4096 counters) live per thread, off the stack.
+    // Per thread, off the stack (up to 6 x 4096 counters).
     thread_local std::vector<std::uint32_t> histograms;
     histograms.assign(static_cast<std::size_t>(passes) * digitCount, 0);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t key = keyOf(pairs[i], idBits);
-        store(keys, i, key);
+        const std::uint64_t key = keyAt(i);
+        storeKey(keys, i, key);
         for (int d = 0; d < passes; ++d)
             ++histograms[static_cast<std::size_t>(d) * digitCount +
                          ((key >> (d * digitBits)) & digitMask)];
@@ -75,19 +92,73 @@ void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scrat
     for (int d = 0; d < passes; ++d) {
         std::uint32_t* count = histograms.data() + static_cast<std::size_t>(d) * digitCount;
         const int shift = d * digitBits;
-        if (count[(load(keys, 0) >> shift) & digitMask] == n) continue; // a plain copy
+        if (count[(loadKey(keys, 0) >> shift) & digitMask] == n) continue; // a plain copy
         countsToStarts(count, digitCount);
         for (std::size_t i = 0; i < n; ++i) {
-            const std::uint64_t key = load(keys, i);
-            store(other, count[(key >> shift) & digitMask]++, key);
+            const std::uint64_t key = loadKey(keys, i);
+            storeKey(other, count[(key >> shift) & digitMask]++, key);
         }
         std::swap(keys, other);
     }
+    return keys;
+}
+
+// Radix sort on the packed key (a << idBits) | b, whose order is the pairs' (a, b) order. One
+// pass splits many keys by their top bits into buckets of about kBucketKeys; each bucket is then
+// sorted on its own, in cache. Sorting all the keys digit by digit scattered each pass over the
+// whole array: past the second-level cache (a million proxies' pairs), that cost a miss per key
+// and pass. `maxId` bounds every id of the pairs.
+void radixSortPairs(std::vector<ProxyPair>& pairs, std::vector<ProxyPair>& scratch,
+                    std::uint32_t maxId) {
+    static_assert(sizeof(ProxyPair) == sizeof(std::uint64_t));
+    const std::size_t n = pairs.size();
+    const int idBits = std::max(1, static_cast<int>(std::bit_width(maxId)));
+    const int keyBits = 2 * idBits;
+    resizeWithRoom(scratch, n);
+    unsigned char* const keys = reinterpret_cast<unsigned char*>(pairs.data());
+    unsigned char* const other = reinterpret_cast<unsigned char*>(scratch.data());
     const std::uint64_t lowMask = (std::uint64_t{1} << idBits) - 1;
+    const auto decode = [&](const unsigned char* sorted, std::size_t first, std::size_t size) {
+        for (std::size_t i = 0; i < size; ++i) {
+            const std::uint64_t key = loadKey(sorted, i);
+            pairs[first + i] = {ProxyId{static_cast<std::uint32_t>(key >> idBits)},
+                                ProxyId{static_cast<std::uint32_t>(key & lowMask)}};
+        }
+    };
+    if (n <= kSplitKeys) {
+        const auto keyAt = [&](std::size_t i) { return keyOf(pairs[i], idBits); };
+        decode(sortKeys(keyAt, keys, other, n, keyBits), 0, n);
+        return;
+    }
+    const int topBits =
+        std::min({static_cast<int>(std::bit_width((n - 1) / kBucketKeys)), kMaxTopBits, keyBits});
+    const int lowBits = keyBits - topBits;
+    // Per thread, off the stack: each bucket's start, and then its end.
+    thread_local std::vector<std::uint32_t> buckets;
+    const std::size_t bucketCount = std::size_t{1} << topBits;
+    buckets.assign(bucketCount + 1, 0);
+    std::uint32_t* const start = buckets.data();
     for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t key = load(keys, i);
-        pairs[i] = {ProxyId{static_cast<std::uint32_t>(key >> idBits)},
-                    ProxyId{static_cast<std::uint32_t>(key & lowMask)}};
+        const std::uint64_t key = keyOf(pairs[i], idBits);
+        storeKey(keys, i, key);
+        ++start[key >> lowBits];
+    }
+    countsToStarts(start, bucketCount + 1);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t key = loadKey(keys, i);
+        storeKey(other, start[key >> lowBits]++, key);
+    }
+    // start[k] is now bucket k's end, and so bucket k + 1's start.
+    std::size_t first = 0;
+    for (std::size_t k = 0; k < bucketCount; ++k) {
+        const std::size_t size = start[k] - first;
+        if (size != 0) {
+            unsigned char* const bucket = other + first * sizeof(std::uint64_t);
+            const auto keyAt = [bucket](std::size_t i) { return loadKey(bucket, i); };
+            decode(sortKeys(keyAt, bucket, keys + first * sizeof(std::uint64_t), size, lowBits),
+                   first, size);
+        }
+        first = start[k];
     }
 }
 

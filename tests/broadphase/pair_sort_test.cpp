@@ -2,7 +2,8 @@
 // included, ends in sortPairs, so the conformance suite cannot see a sort that misorders or
 // loses pairs: both sides would share the fault. This test holds it to std::sort directly, on
 // every path it takes (std::sort below 256 pairs, the counting and radix sorts above, chosen by
-// how the largest id compares with the count).
+// how the largest id compares with the count; the radix sort splits more than 2^17 pairs into
+// buckets first).
 
 #include <doctest/doctest.h>
 
@@ -47,7 +48,7 @@ void checkSorted(std::vector<ProxyPair> pairs, std::vector<ProxyPair>& scratch) 
 TEST_CASE("pair sort: random pairs of every size and id range equal std::sort") {
     std::mt19937 random(7);
     std::vector<ProxyPair> scratch; // reused across calls, as the broad phases do
-    for (const std::size_t count : {0u, 1u, 2u, 255u, 256u, 257u, 1000u, 20000u}) {
+    for (const std::size_t count : {0u, 1u, 2u, 255u, 256u, 257u, 1000u, 20000u, 140000u}) {
         const std::uint32_t dense = static_cast<std::uint32_t>(count / 4 + 2);
         for (const std::uint32_t maxId :
              {dense, static_cast<std::uint32_t>(4 * count + 1),
@@ -70,6 +71,11 @@ TEST_CASE("pair sort: one proxy in many pairs, and pairs already in order or rev
     for (std::uint32_t b = 1; b <= 5000; ++b) star.push_back({ProxyId{0}, ProxyId{b}});
     std::shuffle(star.begin(), star.end(), random);
     checkSorted(star, scratch);
+    // Enough of them that the radix sort splits into buckets, all falling into the first.
+    std::vector<ProxyPair> bigStar;
+    for (std::uint32_t b = 1; b <= 140000; ++b) bigStar.push_back({ProxyId{0}, ProxyId{7 * b}});
+    std::shuffle(bigStar.begin(), bigStar.end(), random);
+    checkSorted(bigStar, scratch);
     // The same with the shared proxy as the higher id of every pair.
     std::vector<ProxyPair> under;
     for (std::uint32_t a = 0; a < 5000; ++a) under.push_back({ProxyId{a}, ProxyId{5000}});
