@@ -56,10 +56,10 @@ void storeKey(unsigned char* base, std::size_t i, std::uint64_t key) {
     std::memcpy(base + i * sizeof key, &key, sizeof key);
 }
 
-// Sorts n keys by their low `bits` into `keys`, with `other` as the ping-pong buffer: LSD passes
-// of digits of up to kPairDigitBits, a digit that is the same for every key skipped. Key i is
-// keyAt(i), stored to keys[i] as the counters are taken (keyAt may read keys[i] itself). Returns
-// where the sorted keys ended (keys or other).
+// Sorts n keys by their low `bits`: key i is keyAt(i), stored to keys[i] as the counters are
+// taken (keyAt may read keys[i] itself); then LSD passes of digits of up to kPairDigitBits
+// scatter them between `keys` and `other`, a digit that is the same for every key skipped.
+// Returns the buffer the sorted keys ended in (keys or other).
 template <class KeyAt>
 unsigned char* sortKeys(KeyAt keyAt, unsigned char* keys, unsigned char* other, std::size_t n,
                         int bits) {
