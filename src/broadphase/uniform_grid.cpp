@@ -260,7 +260,7 @@ std::size_t UniformGrid::cellPairsInPieces(std::int32_t pieces, std::vector<Prox
 void UniformGrid::collectPairs(std::vector<ProxyPair>& out) {
     out.clear();
     // Already filed when update() came after the last change (m_order is rebuilt below anyway).
-    if (!m_dirtyList.empty()) file();
+    if (!m_dirtyList.empty()) fileChanges();
     // The pairs of each occupied cell, and on the way the next filing order (primary entries
     // in cell order, then the outliers).
     m_orderPending = false;
@@ -378,20 +378,21 @@ void UniformGrid::validate() const {
     m_proxies.validate();
     R2D_CHECK(cellCount() <= m_maxCells, "grid has more cells than maxGridCells");
     const std::size_t slots = cellCount() + kCellPadding + static_cast<std::size_t>(m_columns);
-    R2D_CHECK(m_begin.size() == slots && m_count.size() == slots,
+    R2D_CHECK(m_begin.size() == slots && m_count.size() == slots && m_free.size() == slots,
               "grid cell table has the wrong size");
     for (std::size_t c = cellCount(); c < slots; ++c)
-        R2D_CHECK(m_count[c] == 0, "grid padding cell holds entries");
-    // The occupied cells, ascending, are exactly those with entries, and their ranges tile the
-    // entry array in that order.
+        R2D_CHECK(m_count[c] == 0 && m_free[c] == 0, "grid padding cell holds entries");
+    // The occupied cells, ascending, are exactly those with entries or free slots (a refresh
+    // may have emptied some), and their entries and free slots tile the entry array in that
+    // order.
     std::uint32_t running = 0;
     for (std::size_t k = 0; k < m_occupied.size(); ++k) {
         const std::uint32_t c = m_occupied[k];
         R2D_CHECK(c < cellCount() && (k == 0 || m_occupied[k - 1] < c),
                   "grid occupied cells are not ascending");
-        R2D_CHECK(m_count[c] != 0 && m_begin[c] == running,
+        R2D_CHECK(m_count[c] + m_free[c] != 0 && m_begin[c] == running,
                   "grid cell offsets do not tile the entries");
-        running += m_count[c];
+        running += m_count[c] + m_free[c];
     }
     R2D_CHECK(running + kEntrySlack == m_entries.size(),
               "grid cell offsets do not cover the entries");
@@ -422,7 +423,7 @@ void UniformGrid::validate() const {
     std::size_t c = 0;
     for (std::int32_t y = 0; y < m_rows; ++y) {
         for (std::int32_t x = 0; x < m_columns; ++x, ++c) {
-            occupied += m_count[c] != 0;
+            occupied += m_count[c] + m_free[c] != 0;
             for (std::uint32_t i = m_begin[c]; i < m_begin[c] + m_count[c]; ++i) {
                 const CellEntry& e = m_entries[i];
                 R2D_CHECK(e.id < capacity, "grid entry id out of range");
@@ -440,16 +441,17 @@ void UniformGrid::validate() const {
         R2D_CHECK(id < capacity && inOutliers[id] == 0, "grid outlier list holds a proxy twice");
         inOutliers[id] = 1;
     }
+    // An outlier may have moved inside since the filing (a refresh leaves outliers as they are).
     for (std::uint32_t id = 0; id < capacity; ++id) {
         if (!isCurrent(id)) continue;
         const AABB& box = m_proxies.box(ProxyId{id});
-        if (contains(m_bounds, box)) {
-            R2D_CHECK(inOutliers[id] == 0, "grid proxy inside the bounds is an outlier");
-            R2D_CHECK(seen[id] == m_mapping.rangeOf(box).cellCount(),
-                      "grid proxy not in exactly the cells its box overlaps");
+        if (inOutliers[id] != 0) {
+            R2D_CHECK(seen[id] == 0, "grid outlier has entries in cells");
+            R2D_CHECK(m_refreshes != 0 || !contains(m_bounds, box),
+                      "grid proxy inside the bounds at the filing is an outlier");
         } else {
-            R2D_CHECK(inOutliers[id] != 0 && seen[id] == 0,
-                      "grid proxy outside the bounds is not (only) an outlier");
+            R2D_CHECK(contains(m_bounds, box) && seen[id] == m_mapping.rangeOf(box).cellCount(),
+                      "grid proxy not in exactly the cells its box overlaps");
         }
     }
 }

@@ -23,13 +23,24 @@
 // previous filing (by the cell of their lower-left corner), not by id, so its counting and
 // scattering walk the cell array almost sequentially; the box reads that jump are prefetched.
 //
+// Most moves keep a box in the cells it was in (a cell is four median extents wide), so a batch
+// of moves without insertions or removals refreshes the filing in place instead (refresh()):
+// each entry takes its proxy's new box, and a proxy whose cells changed leaves the cells it left
+// (its entry swapped with the cell's last) and enters the new ones in the free slots that each
+// occupied cell keeps after its entries (slackFor). The count, the offsets and the scatter, most
+// of a filing, are skipped; the result is a filing like file()'s, up to the order of entries in
+// a cell, and for the proxies that left the bounds or found no free slot (a cell full, or empty
+// at the filing), which wait among the outliers. Many of those, relocations through crowded
+// cells, or kRefreshesPerFiling refreshes in a row bring back the full filing.
+//
 // Between filings the entries of moved, removed or re-inserted proxies are stale: those proxies
 // are "dirty". update() files once after a batch of changes: the world queries once per moved
 // proxy when few moved, and testing every dirty proxy in each of those queries was O(moved^2)
 // per step (5 ms of pairs stage in a 10000-circle rain), a filing is O(proxies + occupied cells)
 // once. A query before update() skips the stale entries and tests the dirty proxies one by one:
-// right, only slower. findPairs files only when something changed since. After a filing every
-// live proxy is in exactly the cells its box overlaps (validate() checks it).
+// right, only slower. findPairs files only when something changed since. After a filing or a
+// refresh every live proxy is in exactly the cells its box overlaps, or an outlier (validate()
+// checks it).
 // `maxGridCells` caps the cell array: the cell edge grows to respect it.
 
 #include <algorithm>
@@ -88,6 +99,18 @@ public:
     /// changed by more than an eighth since): sizes drift slowly, and filling it cost about a
     /// seventh of a filing.
     static constexpr std::uint32_t kSizeSampleInterval = 8;
+    /// Free entry slots after the `entries` of a cell at a filing, for the proxies a refresh moves
+    /// in: about as many as cross its borders in a few frames, in proportion to its entries (a
+    /// fixed number would multiply the memory of a sparse world's entries). None when empty.
+    [[nodiscard]] static std::uint32_t slackFor(std::uint32_t entries) noexcept {
+        return entries == 0 ? 0 : entries / 2 + 1;
+    }
+    /// A batch of moves is filed in full after this many refreshes in a row: the size sample and
+    /// the dense-cell rule run at filings.
+    static constexpr std::uint32_t kRefreshesPerFiling = 16;
+    /// ... or as soon as more than 1 / kDisplacedShare of the proxies have become outliers in
+    /// refreshes (they left the bounds, or found no free slot).
+    static constexpr std::size_t kDisplacedShare = 64;
 
     /// Whether `outliers` of `proxies` lie outside the region, enough that it grows to hold
     /// them all (growToOutliers).
@@ -114,8 +137,20 @@ private:
     std::size_t countCells(bool sampleSizes);
     template <bool kTrackOccupied, bool kSampleSizes>
     std::size_t countCellsWith();
-    /// Pass 2 of file(): m_occupied and m_begin from the counts.
-    void assignOffsets(std::size_t touched);
+    /// Pass 2 of file(): m_occupied, m_begin and m_free from the counts. Returns the entries
+    /// the cells take, their free slots included.
+    std::size_t assignOffsets(std::size_t touched);
+    /// Files the changes since the last filing: refresh() when it may, else file().
+    void fileChanges();
+    /// Updates the last filing in place (see the header comment). False when it gave up (too
+    /// many outliers, or crowded cells): file() must follow (the filing is valid but stale).
+    [[nodiscard]] bool refresh();
+    /// Moves proxy `id` from the cells of `was` to those of its box, or to the outliers when it
+    /// left the bounds or a cell it enters has no free slot. Returns the entries it read to find
+    /// its own in its old cells.
+    std::size_t relocate(std::uint32_t id, const AABB& was);
+    /// The proxies clean again after a filing or refresh.
+    void cleanDirty();
     struct SweepEntry {
         CellEntry entry;
         std::uint8_t flags;
@@ -199,13 +234,21 @@ private:
     std::int32_t m_columns = 0;
     std::int32_t m_rows = 0;
 
-    // The filing of the last file(): entries of cell c are m_entries[m_begin[c] ..
-    // m_begin[c] + m_count[c]); m_begin is meaningful only where m_count is not 0. Past the
+    // The filing of the last file() or refresh(): entries of cell c are m_entries[m_begin[c] ..
+    // m_begin[c] + m_count[c]); m_begin is meaningful only for the cells of m_occupied (whose
+    // count may have fallen to 0 in a refresh). Past the
     // cells both arrays have kCellPadding + one row of slack for the 2 x 2 fast paths.
     static constexpr std::size_t kCellPadding = 2;
     std::vector<std::uint32_t> m_begin;
     std::vector<std::uint32_t> m_count;
-    std::vector<std::uint32_t> m_occupied; ///< the cells with entries, ascending
+    /// Free slots after each cell's entries: slackFor(its entries) at a filing, then what
+    /// refreshes leave. A cell spans m_count + m_free entries.
+    std::vector<std::uint32_t> m_free;
+    std::uint32_t m_refreshes = 0; ///< refreshes since the last filing
+    std::size_t m_displaced = 0;   ///< proxies refreshes have made outliers since the filing
+    /// refresh() scratch: the proxies whose cells changed, with the box they were filed with.
+    std::vector<CellEntry> m_moved;
+    std::vector<std::uint32_t> m_occupied; ///< the cells with entries at the filing, ascending
     std::vector<std::uint32_t> m_touched;  ///< file() scratch: cells as they become occupied
     std::uint32_t m_walkBegin = 0;         ///< file() scratch: see kNotNoted
     std::uint32_t m_walkEnd = 0;

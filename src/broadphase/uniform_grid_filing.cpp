@@ -46,7 +46,22 @@ public:
         return true;
     }
 
+    /// Whether `now` is inside the bounds and covers exactly the cells of `was` (inside): the
+    /// same operations as above on both, compared in registers.
+    [[nodiscard]] bool sameCells(const AABB& was, const AABB& now) const noexcept {
+        const __m128 b = _mm_loadu_ps(&now.lower.x);
+        const __m128 signs = _mm_setr_ps(1.0f, 1.0f, -1.0f, -1.0f);
+        if (_mm_movemask_ps(_mm_cmpge_ps(_mm_mul_ps(b, signs), m_bound)) != 0xF) return false;
+        const __m128i from = cellsOf(_mm_loadu_ps(&was.lower.x));
+        return _mm_movemask_epi8(_mm_cmpeq_epi32(from, cellsOf(b))) == 0xFFFF;
+    }
+
 private:
+    [[nodiscard]] __m128i cellsOf(__m128 box) const noexcept {
+        return _mm_cvttps_epi32(
+            _mm_min_ps(_mm_mul_ps(_mm_sub_ps(box, m_origin), m_inverse), m_clamp));
+    }
+
     __m128 m_bound, m_origin, m_inverse, m_clamp;
 };
 #endif
@@ -60,10 +75,12 @@ std::size_t UniformGrid::countCells(bool sampleSizes) {
     std::size_t span = 0;
     if (!m_occupied.empty()) {
         span = std::size_t{m_occupied.back()} + 1 - m_occupied.front();
-        if (span <= 4 * m_occupied.size())
+        if (span <= 4 * m_occupied.size()) {
             std::fill_n(m_count.begin() + m_occupied.front(), span, 0u);
-        else
-            for (std::uint32_t c : m_occupied) m_count[c] = 0;
+            std::fill_n(m_free.begin() + m_occupied.front(), span, 0u);
+        } else {
+            for (std::uint32_t c : m_occupied) m_count[c] = m_free[c] = 0;
+        }
     }
     // Noting the cells as they become occupied costs about a third of the counting and then a
     // sort of the noted cells, some 60 instructions a proxy; walking the span of the occupied
@@ -205,9 +222,10 @@ std::size_t UniformGrid::countCellsWith() {
     return kNotNoted;
 }
 
-void UniformGrid::assignOffsets(std::size_t touched) {
+std::size_t UniformGrid::assignOffsets(std::size_t touched) {
     std::uint32_t* begin = m_begin.data();
     const std::uint32_t* count = m_count.data();
+    std::uint32_t* free = m_free.data();
     const std::size_t cells = cellCount();
     std::uint32_t running = 0;
     if (touched == kNotNoted || touched * 4 >= cells) {
@@ -222,21 +240,25 @@ void UniformGrid::assignOffsets(std::size_t touched) {
         std::size_t k = 0;
         for (auto c = static_cast<std::uint32_t>(walkBegin); c < walkEnd; ++c) {
             const std::uint32_t n = count[c];
+            const std::uint32_t slack = slackFor(n);
             begin[c] = running;
+            free[c] = slack;
             occupied[k] = c;
             k += static_cast<std::size_t>(n != 0);
-            running += n;
+            running += n + slack;
         }
         m_occupied.assign(occupied, occupied + k);
-        return;
+        return running;
     }
     // Sparse: sort the cells that became occupied, then walk only those.
     m_occupied.assign(m_touched.begin(), m_touched.begin() + static_cast<std::ptrdiff_t>(touched));
     sortIndices(m_occupied, m_cellSortScratch, static_cast<std::uint32_t>(cells));
     for (std::uint32_t c : m_occupied) {
         begin[c] = running;
-        running += count[c];
+        free[c] = slackFor(count[c]);
+        running += count[c] + free[c];
     }
+    return running;
 }
 
 void UniformGrid::file() {
@@ -258,6 +280,8 @@ void UniformGrid::file() {
                                                   9 * proxies < 8 * m_sampledProxies);
     m_filings = sampleSizes ? 1 : m_filings + 1;
     if (sampleSizes) m_sampledProxies = proxies;
+    m_refreshes = 0;
+    m_displaced = 0;
     std::size_t touched = countCells(sampleSizes);
     const bool drifted = sampleSizes && m_sizes.drifted(m_sizeReference);
     if (drifted) m_sizeReference = m_sizes.medianHalfExtent();
@@ -268,7 +292,7 @@ void UniformGrid::file() {
         touched = countCells(false);
     }
     m_refactor = false;
-    assignOffsets(touched);
+    const std::size_t allocated = assignOffsets(touched);
     std::size_t total = 0;
     for (std::uint32_t c : m_occupied) total += m_count[c];
     // A dense pile crowds the cells the sizes alone choose: the next filing refines them, or
@@ -289,14 +313,14 @@ void UniformGrid::file() {
     // Flag 0 marks the proxy's lower-left ("primary") entry: those, in cell order, are the next
     // filing order.
     const auto columns = static_cast<std::size_t>(m_columns);
-    resizeWithRoom(m_entries, total + kEntrySlack);
-    resizeWithRoom(m_flags, total + kEntrySlack);
+    resizeWithRoom(m_entries, allocated + kEntrySlack);
+    resizeWithRoom(m_flags, allocated + kEntrySlack);
     CellEntry* entries = m_entries.data();
     std::uint8_t* flags = m_flags.data();
     std::uint32_t* begin = m_begin.data();
     // Writes of the zero-width parts of the 2 x 2 fast path go to a sink entry past the end
     // (the cursor they read may be a stale one of an unoccupied cell; it is not used).
-    const auto sink = static_cast<std::uint32_t>(total);
+    const auto sink = static_cast<std::uint32_t>(allocated);
     // The cursor when `oneOrZero` is 1, else the sink, by a mask: as conditionals these were
     // compiled to branches, mispredicted whenever boxes that straddle a cell line alternate with
     // boxes that do not.
@@ -348,11 +372,126 @@ void UniformGrid::file() {
     for (std::uint32_t id : m_removed) m_inOrder[id] = live[id];
     m_inserted.clear();
     m_removed.clear();
+    cleanDirty();
+}
+
+void UniformGrid::cleanDirty() {
     m_dirtyList.clear();
     if (++m_dirtyMark == 0) { // after 2^32 filings: marks of old filings could match again
         std::fill(m_dirty.begin(), m_dirty.end(), 0u);
         m_dirtyMark = 1;
     }
+}
+
+void UniformGrid::fileChanges() {
+    // A refresh keeps the filing's proxies and layout: none inserted or removed since, no new
+    // cell factor due.
+    if (m_inserted.empty() && m_removed.empty() && !m_refactor &&
+        m_refreshes < kRefreshesPerFiling && refresh())
+        return;
+    file();
+}
+
+bool UniformGrid::refresh() {
+    ++m_refreshes;
+    const AABB* boxes = m_proxies.boxes().data();
+    CellEntry* entries = m_entries.data();
+    const std::uint8_t* flags = m_flags.data();
+#if defined(__SSE2__)
+    const InsideRange inside(m_mapping, m_bounds);
+    const auto sameCells = [&](const AABB& was, const AABB& now) {
+        return inside.sameCells(was, now);
+    };
+#else
+    const auto sameCells = [&](const AABB& was, const AABB& now) {
+        return contains(m_bounds, now) &&
+               m_mapping.rangeOfInside(now) == m_mapping.rangeOfInside(was);
+    };
+#endif
+    // Every entry of a proxy holds the box it was filed or last refreshed with, so all of them
+    // reach the same verdict; the one in its lower-left cell lists it when its cells changed.
+    // The boxes are read by id, prefetched a few entries ahead (as the count does).
+    m_moved.clear();
+    constexpr std::size_t kAhead = 16;
+    const std::size_t lastEntry = m_entries.size() - 1;
+    std::size_t filed = 0;
+    for (const std::uint32_t c : m_occupied) {
+        const std::uint32_t first = m_begin[c];
+        const std::uint32_t end = first + m_count[c];
+        filed += m_count[c];
+        for (std::uint32_t i = first; i < end; ++i) {
+            __builtin_prefetch(&boxes[entries[std::min(i + kAhead, lastEntry)].id]);
+            CellEntry& entry = entries[i];
+            const AABB& box = boxes[entry.id];
+            if (sameCells(entry.box, box)) {
+                entry.box = box;
+                continue;
+            }
+            if (flags[i] == 0) m_moved.push_back(entry);
+        }
+    }
+    // Each relocation leaves a filing, so file() may take over at any point: when too many
+    // proxies have become outliers (whose sweep is not bounded by cells), or when the searches
+    // for the moved entries in their old cells have read as many entries as there are (crowded
+    // cells crossed by many proxies, which a filing sorts once).
+    std::size_t searched = 0;
+    for (const CellEntry& moved : m_moved) {
+        searched += relocate(moved.id, moved.box);
+        if (kDisplacedShare * m_displaced > m_proxies.size() || searched > filed) return false;
+    }
+    cleanDirty();
+    return true;
+}
+
+std::size_t UniformGrid::relocate(std::uint32_t id, const AABB& was) {
+    const AABB& box = m_proxies.box(ProxyId{id});
+    const CellRange from = m_mapping.rangeOfInside(was);
+    CellRange to = contains(m_bounds, box) ? m_mapping.rangeOfInside(box) : CellRange{};
+    // Room in every cell it enters, else it waits among the outliers for the next filing (a
+    // cell empty at the filing has no room).
+    bool room = true;
+    forEachCell(to, [&](std::int32_t x, std::int32_t y) {
+        room = room && (from.contains(x, y) || m_free[cellIndex(x, y)] != 0);
+    });
+    if (!room) to = CellRange{};
+    CellEntry* entries = m_entries.data();
+    std::uint8_t* flags = m_flags.data();
+    // Its entry in cell c (every cell of `from` holds one).
+    std::size_t searched = 0;
+    const auto entryIn = [&](std::size_t c) {
+        const std::uint32_t first = m_begin[c];
+        std::uint32_t i = first;
+        while (entries[i].id != id) ++i;
+        searched += i + 1 - first;
+        return i;
+    };
+    forEachCell(from, [&](std::int32_t x, std::int32_t y) {
+        if (to.contains(x, y)) return;
+        const std::size_t c = cellIndex(x, y);
+        const std::uint32_t i = entryIn(c);
+        const std::uint32_t last = m_begin[c] + --m_count[c];
+        entries[i] = entries[last];
+        flags[i] = flags[last];
+        ++m_free[c];
+    });
+    forEachCell(to, [&](std::int32_t x, std::int32_t y) {
+        const std::size_t c = cellIndex(x, y);
+        std::uint32_t i = 0;
+        if (from.contains(x, y)) {
+            i = entryIn(c);
+        } else {
+            i = m_begin[c] + m_count[c]++;
+            --m_free[c];
+        }
+        entries[i] = {box, id};
+        flags[i] = static_cast<std::uint8_t>((x != to.x0 ? kLaterColumn : 0) |
+                                             (y != to.y0 ? kLaterRow : 0));
+    });
+    if (to.x1 < to.x0) {
+        m_outliers.push_back(id);
+        ++m_displaced;
+    }
+    return searched;
 }
 
 void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
@@ -373,7 +512,7 @@ void UniformGrid::writeFilingOrder(std::vector<std::uint32_t>& out) const {
 
 void UniformGrid::update() {
     if (m_dirtyList.empty()) return;
-    file();
+    fileChanges();
     // The next filing visits the proxies in this one's order: findPairs rebuilds it on its way,
     // else the next file() does first.
     m_orderPending = true;

@@ -35,6 +35,7 @@ void UniformGrid::configure(float cellSize) {
     const std::size_t slots = cellCount() + kCellPadding + static_cast<std::size_t>(m_columns);
     m_begin.assign(slots, 0);
     m_count.assign(slots, 0);
+    m_free.assign(slots, 0);
     m_occupied.clear();
     m_entries.assign(kEntrySlack, CellEntry{});
     m_flags.assign(kEntrySlack, 0);
@@ -71,10 +72,11 @@ BroadPhaseStats UniformGrid::stats() const {
     s.outliers = m_outliers.size();
     s.overlapTests = m_overlapTests;
     s.memoryBytes = m_proxies.memoryBytes() +
-                    (m_begin.capacity() + m_count.capacity() + m_occupied.capacity() +
-                     m_touched.capacity() + m_cellSortScratch.capacity()) *
+                    (m_begin.capacity() + m_count.capacity() + m_free.capacity() +
+                     m_occupied.capacity() + m_touched.capacity() + m_cellSortScratch.capacity()) *
                         sizeof(std::uint32_t) +
                     m_visits.capacity() * sizeof(Visit) + m_flags.capacity() +
+                    m_moved.capacity() * sizeof(CellEntry) +
                     m_candidates.capacity() * sizeof(ProxyPair) +
                     m_entries.capacity() * sizeof(CellEntry) +
                     (m_outliers.capacity() + m_dirty.capacity() + m_inserted.capacity() +

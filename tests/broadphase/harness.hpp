@@ -429,7 +429,8 @@ inline BroadPhaseConfig smallBoundsConfig() {
 
 /// Inserts `boxes`, compares; then three batches that move a third of the proxies (jitter,
 /// teleport to another box of the scene, or resize), remove a few and insert a few, comparing
-/// after each batch.
+/// after each batch; then four batches of such moves alone (which a grid refreshes in place,
+/// proxies changing cells batch after batch).
 inline void runStaticScene(BroadPhaseType type, const BroadPhaseConfig& config,
                            const std::vector<AABB>& boxes, std::uint64_t seed) {
     auto subject = makeBroadPhase(type, config);
@@ -439,9 +440,10 @@ inline void runStaticScene(BroadPhaseType type, const BroadPhaseConfig& config,
     h.insertAll(boxes);
     if (!h.matches()) return;
     SplitMix64& rng = h.rng();
-    for (int batch = 0; batch < 3; ++batch) {
+    // A third of the proxies moved: the middle batch of each run through one moveMany (ids may
+    // repeat), the others one move each.
+    const auto moveSome = [&](bool many) {
         const std::size_t count = h.live().size();
-        // The middle batch moves through one moveMany (ids may repeat).
         std::vector<ProxyId> batchIds;
         std::vector<AABB> batchBoxes;
         for (std::size_t i = 0; i < count / 3; ++i) {
@@ -459,7 +461,7 @@ inline void runStaticScene(BroadPhaseType type, const BroadPhaseConfig& config,
             default: box = {box.lower, box.lower + (other.upper - other.lower)}; break;
             }
             if (!isValid(box)) continue;
-            if (batch == 1) {
+            if (many) {
                 batchIds.push_back(id);
                 batchBoxes.push_back(box);
             } else {
@@ -467,10 +469,17 @@ inline void runStaticScene(BroadPhaseType type, const BroadPhaseConfig& config,
             }
         }
         h.moveMany(batchIds, batchBoxes);
+    };
+    for (int batch = 0; batch < 3; ++batch) {
+        moveSome(batch == 1);
         for (int i = 0; i < 3 && !h.live().empty(); ++i)
             h.removeAt(rng.below(static_cast<std::uint32_t>(h.live().size())));
         for (int i = 0; i < 3; ++i)
             h.insert(boxes[rng.below(static_cast<std::uint32_t>(boxes.size()))]);
+        if (!h.matches()) return;
+    }
+    for (int batch = 0; batch < 4; ++batch) {
+        moveSome(batch == 1);
         if (!h.matches()) return;
     }
 }

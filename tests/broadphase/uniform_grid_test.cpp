@@ -3,7 +3,7 @@
 // bounds to the other leaves no stale cells behind; queries interleaved with inserts, moves and
 // removals (ids reused, boxes leaving the bounds) agree with brute_force; const queries from
 // two threads after a change agree; a dense pile refines the automatic cells and a spread-out
-// world coarsens them again.
+// world coarsens them again; a long walk of moves alone, refreshed in place, stays exact.
 #include <cfloat>
 #include <doctest/doctest.h>
 
@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "broadphase/harness.hpp"
 #include "broadphase/scenarios.hpp"
 #include "rigid2d/broad_phase.hpp"
 
@@ -271,4 +272,46 @@ TEST_CASE("grid: a dense pile refines the automatic cells, a spread-out world co
     CHECK(fileAt(10.0f) == doctest::Approx(coarse / 2));
     CHECK(fileAt(10.0f) == doctest::Approx(coarse)); // spread out: the coarse cells again
     CHECK(fileAt(10.0f) == doctest::Approx(coarse));
+}
+
+TEST_CASE("grid: a long random walk of moves alone stays exact through refreshes and filings") {
+    // Batches of moves without insertions or removals are refreshed in place: boxes cross cell
+    // borders every frame, crowd into cells past their free slots, leave the bounds and come
+    // back, for more frames than a run of refreshes lasts. Every frame equals brute_force.
+    BroadPhaseConfig config;
+    config.worldBounds = {{0.0f, 0.0f}, {60.0f, 60.0f}};
+    rigid2d::test::Harness h(makeBroadPhase(BroadPhaseType::Grid, config), 7);
+    SplitMix64& rng = h.rng();
+    struct Walker {
+        Vec2 center, half, velocity;
+    };
+    std::vector<Walker> walkers;
+    for (int i = 0; i < 1200; ++i) {
+        const Walker w{{rng.uniform(-5.0f, 65.0f), rng.uniform(-5.0f, 65.0f)},
+                       {rng.uniform(0.25f, 1.0f), rng.uniform(0.25f, 1.0f)},
+                       {rng.uniform(-0.6f, 0.6f), rng.uniform(-0.6f, 0.6f)}};
+        walkers.push_back(w);
+        h.insert({w.center - w.half, w.center + w.half});
+    }
+    REQUIRE(h.matches());
+    std::size_t mostOutliers = 0;
+    for (int frame = 0; frame < 40; ++frame) {
+        std::vector<ProxyId> ids;
+        std::vector<AABB> boxes;
+        for (std::size_t i = 0; i < walkers.size(); ++i) {
+            Walker& w = walkers[i];
+            // Half of them head for one corner from frame 20 on: a crowd in few cells.
+            if (frame == 20 && i % 2 == 0) w.velocity = (Vec2{10.0f, 10.0f} - w.center) / 10.0f;
+            w.center += w.velocity;
+            if (w.center.x < -5.0f || w.center.x > 65.0f) w.velocity.x = -w.velocity.x;
+            if (w.center.y < -5.0f || w.center.y > 65.0f) w.velocity.y = -w.velocity.y;
+            ids.push_back(h.live()[i]);
+            boxes.push_back({w.center - w.half, w.center + w.half});
+        }
+        h.moveMany(ids, boxes);
+        INFO("frame " << frame);
+        REQUIRE(h.matches());
+        mostOutliers = std::max(mostOutliers, h.subject().stats().outliers);
+    }
+    CHECK(mostOutliers > 0); // some left the bounds, or found no free slot
 }
