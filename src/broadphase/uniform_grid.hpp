@@ -145,10 +145,15 @@ private:
     /// Updates the last filing in place (see the header comment). False when it gave up (too
     /// many outliers, or crowded cells): file() must follow (the filing is valid but stale).
     [[nodiscard]] bool refresh();
-    /// Moves proxy `id` from the cells of `was` to those of its box, or to the outliers when it
-    /// left the bounds or a cell it enters has no free slot. Returns the entries it read to find
-    /// its own in its old cells.
-    std::size_t relocate(std::uint32_t id, const AABB& was);
+    /// A proxy whose cells changed: the box it was filed with, its box now.
+    struct Move {
+        AABB was, box;
+        std::uint32_t id;
+    };
+    /// Moves a proxy from the cells of `was` to those of `box`, or to the outliers when it left
+    /// the bounds or a cell it enters has no free slot. Returns the entries it read to find its
+    /// own in its old cells.
+    std::size_t relocate(const Move& move);
     /// The proxies clean again after a filing or refresh.
     void cleanDirty();
     struct SweepEntry {
@@ -246,8 +251,7 @@ private:
     std::vector<std::uint32_t> m_free;
     std::uint32_t m_refreshes = 0; ///< refreshes since the last filing
     std::size_t m_displaced = 0;   ///< proxies refreshes have made outliers since the filing
-    /// refresh() scratch: the proxies whose cells changed, with the box they were filed with.
-    std::vector<CellEntry> m_moved;
+    std::vector<Move> m_moved;     ///< refresh() scratch: the proxies whose cells changed
     std::vector<std::uint32_t> m_occupied; ///< the cells with entries at the filing, ascending
     std::vector<std::uint32_t> m_touched;  ///< file() scratch: cells as they become occupied
     std::uint32_t m_walkBegin = 0;         ///< file() scratch: see kNotNoted

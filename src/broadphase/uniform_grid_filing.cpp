@@ -427,7 +427,7 @@ bool UniformGrid::refresh() {
                 entry.box = box;
                 continue;
             }
-            if (flags[i] == 0) m_moved.push_back(entry);
+            if (flags[i] == 0) m_moved.push_back({entry.box, box, entry.id});
         }
     }
     // Each relocation leaves a filing, so file() may take over at any point: when too many
@@ -435,17 +435,18 @@ bool UniformGrid::refresh() {
     // for the moved entries in their old cells have read as many entries as there are (crowded
     // cells crossed by many proxies, which a filing sorts once).
     std::size_t searched = 0;
-    for (const CellEntry& moved : m_moved) {
-        searched += relocate(moved.id, moved.box);
+    for (const Move& move : m_moved) {
+        searched += relocate(move);
         if (kDisplacedShare * m_displaced > m_proxies.size() || searched > filed) return false;
     }
     cleanDirty();
     return true;
 }
 
-std::size_t UniformGrid::relocate(std::uint32_t id, const AABB& was) {
-    const AABB& box = m_proxies.box(ProxyId{id});
-    const CellRange from = m_mapping.rangeOfInside(was);
+std::size_t UniformGrid::relocate(const Move& move) {
+    const std::uint32_t id = move.id;
+    const AABB& box = move.box;
+    const CellRange from = m_mapping.rangeOfInside(move.was);
     CellRange to = contains(m_bounds, box) ? m_mapping.rangeOfInside(box) : CellRange{};
     // Room in every cell it enters, else it waits among the outliers for the next filing (a
     // cell empty at the filing has no room).

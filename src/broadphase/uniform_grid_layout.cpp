@@ -76,7 +76,7 @@ BroadPhaseStats UniformGrid::stats() const {
                      m_occupied.capacity() + m_touched.capacity() + m_cellSortScratch.capacity()) *
                         sizeof(std::uint32_t) +
                     m_visits.capacity() * sizeof(Visit) + m_flags.capacity() +
-                    m_moved.capacity() * sizeof(CellEntry) +
+                    m_moved.capacity() * sizeof(Move) +
                     m_candidates.capacity() * sizeof(ProxyPair) +
                     m_entries.capacity() * sizeof(CellEntry) +
                     (m_outliers.capacity() + m_dirty.capacity() + m_inserted.capacity() +
