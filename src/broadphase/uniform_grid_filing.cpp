@@ -430,7 +430,7 @@ bool UniformGrid::refresh() {
             if (flags[i] == 0) m_moved.push_back({entry.box, box, entry.id});
         }
     }
-    // Each relocation leaves a filing, so file() may take over at any point: when too many
+    // Each relocation leaves a valid filing, so file() may take over at any point: when too many
     // proxies have become outliers (whose sweep is not bounded by cells), or when the searches
     // for the moved entries in their old cells have read as many entries as there are (crowded
     // cells crossed by many proxies, which a filing sorts once).

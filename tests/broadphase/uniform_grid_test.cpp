@@ -300,7 +300,8 @@ TEST_CASE("grid: a long random walk of moves alone stays exact through refreshes
         std::vector<AABB> boxes;
         for (std::size_t i = 0; i < walkers.size(); ++i) {
             Walker& w = walkers[i];
-            // Half of them head for one corner from frame 20 on: a crowd in few cells.
+            // At frame 20 half of them turn toward one point, which they all cross at frame 30:
+            // a crowd in few cells.
             if (frame == 20 && i % 2 == 0) w.velocity = (Vec2{10.0f, 10.0f} - w.center) / 10.0f;
             w.center += w.velocity;
             if (w.center.x < -5.0f || w.center.x > 65.0f) w.velocity.x = -w.velocity.x;
