@@ -32,16 +32,10 @@ public:
 
     /// False when the box is not inside the bounds; else sets `range` to rangeOfInside(box).
     bool operator()(const AABB& box, CellRange& range) const noexcept {
-        static_assert(sizeof(AABB) == 4 * sizeof(float));
-        const __m128 b = _mm_loadu_ps(&box.lower.x);
-        // lower >= bounds.lower and -upper >= -bounds.upper, exactly contains()'s comparisons.
-        const __m128 signs = _mm_setr_ps(1.0f, 1.0f, -1.0f, -1.0f);
-        if (_mm_movemask_ps(_mm_cmpge_ps(_mm_mul_ps(b, signs), m_bound)) != 0xF) return false;
-        // minps(scaled, hi) is std::min(scaled, hi) for the non-NaN values found inside.
-        const __m128 scaled = _mm_mul_ps(_mm_sub_ps(b, m_origin), m_inverse);
+        const __m128 b = load(box);
+        if (!inside(b)) return false;
         alignas(16) std::int32_t cells[4];
-        _mm_store_si128(reinterpret_cast<__m128i*>(cells),
-                        _mm_cvttps_epi32(_mm_min_ps(scaled, m_clamp)));
+        _mm_store_si128(reinterpret_cast<__m128i*>(cells), cellsOf(b));
         range = {cells[0], cells[1], cells[2], cells[3]};
         return true;
     }
@@ -49,14 +43,23 @@ public:
     /// Whether `now` is inside the bounds and covers exactly the cells of `was` (inside): the
     /// same operations as above on both, compared in registers.
     [[nodiscard]] bool sameCells(const AABB& was, const AABB& now) const noexcept {
-        const __m128 b = _mm_loadu_ps(&now.lower.x);
-        const __m128 signs = _mm_setr_ps(1.0f, 1.0f, -1.0f, -1.0f);
-        if (_mm_movemask_ps(_mm_cmpge_ps(_mm_mul_ps(b, signs), m_bound)) != 0xF) return false;
-        const __m128i from = cellsOf(_mm_loadu_ps(&was.lower.x));
-        return _mm_movemask_epi8(_mm_cmpeq_epi32(from, cellsOf(b))) == 0xFFFF;
+        const __m128 b = load(now);
+        if (!inside(b)) return false;
+        return _mm_movemask_epi8(_mm_cmpeq_epi32(cellsOf(load(was)), cellsOf(b))) == 0xFFFF;
     }
 
 private:
+    [[nodiscard]] static __m128 load(const AABB& box) noexcept {
+        static_assert(sizeof(AABB) == 4 * sizeof(float));
+        return _mm_loadu_ps(&box.lower.x);
+    }
+    /// lower >= bounds.lower and -upper >= -bounds.upper, exactly contains()'s comparisons.
+    [[nodiscard]] bool inside(__m128 box) const noexcept {
+        const __m128 signs = _mm_setr_ps(1.0f, 1.0f, -1.0f, -1.0f);
+        return _mm_movemask_ps(_mm_cmpge_ps(_mm_mul_ps(box, signs), m_bound)) == 0xF;
+    }
+    /// rangeOfInside's cells of a box inside: minps(scaled, hi) is std::min(scaled, hi) for the
+    /// non-NaN values found inside.
     [[nodiscard]] __m128i cellsOf(__m128 box) const noexcept {
         return _mm_cvttps_epi32(
             _mm_min_ps(_mm_mul_ps(_mm_sub_ps(box, m_origin), m_inverse), m_clamp));
