@@ -281,13 +281,12 @@ namespace {
 // another core costs more (its bodies' cache lines move with it) than solving it.
 constexpr std::int32_t kMinBodies = 256;
 constexpr std::int32_t kMinBlocks = 8;
-constexpr std::int32_t kMinRestitutions = 32;
 
 // The stage list of one step, in the order of solveSoftStepSequential: the contacts prepared
 // and packed into their blocks (and the overflow ones prepared); per substep, integrate
 // velocities; warm start, solve, integrate positions, relax, each over the point joints, the
-// other revolute joints, the scalar joints, the contacts and the overflow contacts; then the
-// impulses stored and restitution. A coloured kind takes one stage per colour (its blocks share
+// other revolute joints, the scalar joints, the contacts and the overflow contacts; then
+// restitution and the impulses stored. A coloured kind takes one stage per colour (its blocks share
 // no movable body, so any split is exact); a serial list takes one stage of a single chunk, so it
 // runs in array order on one participant.
 //
@@ -410,21 +409,17 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
         list.add(Kind::IntegratePositions, false, 1, bodies.size() - 1, kMinBodies);
         addPass(list, scratch, false, false);
     }
+    // Restitution in colour order too, on the blocks (the usual case has none: no passes).
+    if (step.bouncy) {
+        list.addColours(Kind::RestituteContacts, false, scratch.contactBlocks, kMinBlocks);
+        list.addSerial(Kind::RestituteOverflow, false, overflow.size());
+    }
     list.addColours(Kind::StoreContactImpulses, false, scratch.contactBlocks, kMinBlocks);
     list.addColours(Kind::StorePointImpulses, false, scratch.pointBlocks, kMinBlocks);
     list.addColours(Kind::StoreRevoluteImpulses, false, scratch.revoluteBlocks, kMinBlocks);
-    // Restitution in colour order too (the usual case has none: skip the passes).
-    if (step.bouncy) {
-        const std::uint32_t* start = scratch.colouring.start;
-        for (int k = 0; k < kContactColourCount; ++k)
-            list.add(Kind::Restitution, false, start[k], start[k + 1] - start[k], kMinRestitutions);
-        list.add(Kind::Restitution, false, start[kContactColourCount], overflow.size(),
-                 static_cast<std::int32_t>(overflow.size()));
-    }
     // The chunks of the integration: a participant writes back the bodies it moved.
     if (step.store != nullptr) list.add(Kind::StoreBodies, false, 1, bodies.size() - 1, kMinBodies);
 
-    const std::span<const std::uint32_t> order(scratch.colouring.order);
     const std::span<const std::uint32_t> scalarJoints(scratch.scalarJoints);
     SolverState* const state = bodies.data();
     const auto runStage = [&](std::int32_t index, std::int32_t begin, std::int32_t end) {
@@ -489,8 +484,12 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
         case Kind::StoreRevoluteImpulses:
             storeWideJointImpulses<W>({}, wideRevolutes.subspan(first, count), joints);
             break;
-        case Kind::Restitution:
-            for (const std::uint32_t c : order.subspan(first, count))
+        case Kind::RestituteContacts:
+            kernels.restituteContacts(state, wide.data() + first, count,
+                                      step.settings.restitutionThreshold);
+            break;
+        case Kind::RestituteOverflow:
+            for (const std::uint32_t c : overflow.subspan(first, count))
                 applyRestitution(bodies, constraints[c], step.settings.restitutionThreshold);
             break;
         case Kind::StoreBodies:

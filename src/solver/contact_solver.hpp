@@ -51,10 +51,11 @@ enum class SoftStepStageKind : std::uint8_t {
     SolveScalarJoints,
     SolveContacts,
     SolveOverflow,
+    RestituteContacts,
+    RestituteOverflow,
     StoreContactImpulses,
     StorePointImpulses,
     StoreRevoluteImpulses,
-    Restitution, ///< constraints in colouring order: one colour, or the overflow list
     StoreBodies, ///< solveSoftStep's `store` over a range of body slots
 };
 

@@ -53,6 +53,11 @@ struct Float4 {
     [[nodiscard]] static Float4 select(Float4 mask, Float4 a, Float4 b) noexcept {
         return {_mm_or_ps(_mm_and_ps(mask.v, a.v), _mm_andnot_ps(mask.v, b.v))};
     }
+    [[nodiscard]] static Float4 maskOf(unsigned bits) noexcept {
+        const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+        const __m128i set = _mm_and_si128(_mm_set1_epi32(static_cast<int>(bits)), bit);
+        return {_mm_castsi128_ps(_mm_cmpeq_epi32(set, bit))};
+    }
     static void gatherRows(const float* const* rows, Float4 (&out)[4]) noexcept {
         for (int i = 0; i < 4; ++i) out[i].v = _mm_load_ps(rows[i]);
         _MM_TRANSPOSE4_PS(out[0].v, out[1].v, out[2].v, out[3].v);

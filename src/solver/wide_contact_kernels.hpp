@@ -116,4 +116,59 @@ void solveWide(SolverState* bodies, WideContact<F::width>* blocks, std::size_t c
     }
 }
 
+/// Restitution (contact_solver.cpp's applyRestitution) lane by lane: a point bounces where its
+/// lane has a restitution, it approached faster than `threshold` at prepare, and it pushed. The
+/// lanes of a point that does not bounce keep their velocities and impulses, so each lane ends as
+/// the scalar loop, which skips such points, leaves its constraint.
+template <class F>
+void restituteWide(SolverState* bodies, WideContact<F::width>* blocks, std::size_t count,
+                   float threshold) {
+    const F zero = F::splat(0.0f), minApproach = F::splat(-threshold);
+    for (std::size_t k = 0; k < count; ++k) {
+        WideContact<F::width>& c = blocks[k];
+        if (c.bouncyLanes == 0) continue;
+        const F restitution = F::load(c.restitution);
+        unsigned bounces[kMaxManifoldPoints];
+        unsigned any = 0;
+        for (int i = 0; i < c.pointCount; ++i) {
+            const WidePoint<F::width>& p = c.points[i];
+            const F approach = F::load(p.approachVelocity);
+            bounces[i] = c.bouncyLanes & ~F::laneBits(F::greater(approach, minApproach)) &
+                         F::laneBits(F::notEqual(F::load(p.maxNormalImpulse), zero));
+            any |= bounces[i];
+        }
+        if (any == 0) continue;
+        auto [a, b, v, m] = loadBlock<F>(bodies, c.bodyA, c.bodyB, false, c.invMassA, c.invInertiaA,
+                                         c.invMassB, c.invInertiaB);
+        const F nx = F::load(c.normalX), ny = F::load(c.normalY);
+        for (int i = 0; i < c.pointCount; ++i) {
+            if (bounces[i] == 0) continue;
+            WidePoint<F::width>& p = c.points[i];
+            const F bounce = F::maskOf(bounces[i]);
+            const Velocities<F> before = v;
+            const F rAx = F::load(p.anchorAX), rAy = F::load(p.anchorAY);
+            const F rBx = F::load(p.anchorBX), rBy = F::load(p.anchorBY);
+            F dvx, dvy;
+            relativeVelocity(v, rAx, rAy, rBx, rBy, dvx, dvy);
+            const F vn = dvx * nx + dvy * ny;
+            const F old = F::load(p.normalImpulse);
+            F impulse = -F::load(p.normalMass) * (vn + restitution * F::load(p.approachVelocity));
+            const F total = F::max(old + impulse, zero);
+            impulse = total - old;
+            F::store(p.normalImpulse, F::select(bounce, total, old));
+            const F oldMax = F::load(p.maxNormalImpulse);
+            F::store(p.maxNormalImpulse, F::select(bounce, F::max(oldMax, impulse), oldMax));
+            applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
+            v.vAx = F::select(bounce, v.vAx, before.vAx);
+            v.vAy = F::select(bounce, v.vAy, before.vAy);
+            v.wA = F::select(bounce, v.wA, before.wA);
+            v.vBx = F::select(bounce, v.vBx, before.vBx);
+            v.vBy = F::select(bounce, v.vBy, before.vBy);
+            v.wB = F::select(bounce, v.wB, before.wB);
+        }
+        scatter(bodies, c.bodyA, c.movableA, v.vAx, v.vAy, v.wA, a.dAngle);
+        scatter(bodies, c.bodyB, c.movableB, v.vBx, v.vBy, v.wB, b.dAngle);
+    }
+}
+
 } // namespace rigid2d::detail

@@ -27,7 +27,10 @@ void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const Con
     w.biasRate[lane] = c != nullptr ? c->softness.biasRate : 0.0f;
     w.massScale[lane] = c != nullptr ? c->softness.massScale : 1.0f;
     w.impulseScale[lane] = c != nullptr ? c->softness.impulseScale : 0.0f;
+    w.restitution[lane] = c != nullptr ? c->restitution : 0.0f;
     const auto bit = static_cast<std::uint8_t>(1u << lane);
+    const bool bouncy = c != nullptr && c->restitution != 0.0f;
+    w.bouncyLanes = static_cast<std::uint8_t>(bouncy ? w.bouncyLanes | bit : w.bouncyLanes & ~bit);
     const bool movableA = c != nullptr && (c->invMassA != 0.0f || c->invInertiaA != 0.0f);
     const bool movableB = c != nullptr && (c->invMassB != 0.0f || c->invInertiaB != 0.0f);
     w.movableA = static_cast<std::uint8_t>(movableA ? w.movableA | bit : w.movableA & ~bit);
@@ -46,6 +49,7 @@ void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const Con
         q.normalImpulse[lane] = p.normalImpulse;
         q.tangentImpulse[lane] = p.tangentImpulse;
         q.maxNormalImpulse[lane] = p.maxNormalImpulse;
+        q.approachVelocity[lane] = p.approachVelocity;
     }
 }
 

@@ -26,6 +26,7 @@ struct alignas(4 * W) WidePoint {
     float baseSeparation[W];
     float normalMass[W], tangentMass[W];
     float normalImpulse[W], tangentImpulse[W], maxNormalImpulse[W];
+    float approachVelocity[W]; ///< SolverPoint's, for restitution
 };
 
 /// W constraints. An unused lane (the last block of a colour) points at the static slot with
@@ -38,7 +39,10 @@ struct alignas(4 * W) WideContact {
     float normalX[W], normalY[W], friction[W];
     float invMassA[W], invInertiaA[W], invMassB[W], invInertiaB[W];
     float biasRate[W], massScale[W], impulseScale[W];
+    float restitution[W];
     int pointCount = 0; ///< most points of a lane: 1 or 2
+    /// Bit i set where lane i has a restitution: the restitution pass skips a block without.
+    std::uint8_t bouncyLanes = 0;
     /// Bit i set where lane i's body A (B) can move: only those are written back (movableLanes).
     std::uint8_t movableA = 0, movableB = 0;
     /// The 4-wide layout, which the golden hashes pin, runs a block's second point on all four of

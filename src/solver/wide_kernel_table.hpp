@@ -9,9 +9,9 @@ namespace rigid2d::detail {
 
 template <class F>
 [[nodiscard]] constexpr WideKernels<F::width> wideKernelsOf() noexcept {
-    return {&warmStartWide<F>,          &solveWide<F>,
-            &warmStartWideJoints<F>,    &solveWideJoints<F>,
-            &warmStartWideRevolutes<F>, &solveWideRevolutes<F>};
+    return {&warmStartWide<F>,       &solveWide<F>,       &restituteWide<F>,
+            &warmStartWideJoints<F>, &solveWideJoints<F>, &warmStartWideRevolutes<F>,
+            &solveWideRevolutes<F>};
 }
 
 } // namespace rigid2d::detail
