@@ -30,6 +30,21 @@ struct Manifold {
     int pointCount = 0;
 };
 
+/// The point of the hardest hit of a solved manifold, -1 if none: its fastest approach among the
+/// points that pushed. `speed` is that approach speed (0 if none).
+[[nodiscard]] inline int hardestHit(const Manifold& manifold, float& speed) noexcept {
+    speed = 0.0f;
+    int best = -1;
+    for (int i = 0; i < manifold.pointCount; ++i) {
+        const ManifoldPoint& p = manifold.points[i];
+        if (p.maxNormalImpulse > 0.0f && p.approachSpeed > speed) {
+            speed = p.approachSpeed;
+            best = i;
+        }
+    }
+    return best;
+}
+
 /// Warm starting: each point of `fresh` takes the impulses of the point of `old` with its id.
 inline void carryImpulses(Manifold& fresh, const Manifold& old) noexcept {
     for (int i = 0; i < fresh.pointCount; ++i) {

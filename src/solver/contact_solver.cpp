@@ -168,6 +168,22 @@ void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float
     v.store(c, a, b);
 }
 
+// The scalar counterpart of storeWideImpulses: the constraint's impulses and approach speeds
+// into its manifold; whether it reports a hit.
+bool storeImpulses(const ContactConstraint& c, float hitThreshold) {
+    Manifold& manifold = *c.manifold;
+    for (int i = 0; i < c.pointCount; ++i) {
+        const SolverPoint& p = c.points[i];
+        ManifoldPoint& mp = manifold.points[i];
+        mp.normalImpulse = p.normalImpulse;
+        mp.tangentImpulse = p.tangentImpulse;
+        mp.maxNormalImpulse = p.maxNormalImpulse;
+        mp.approachSpeed = -p.approachVelocity;
+    }
+    float speed;
+    return c.reportsHits && hardestHit(manifold, speed) >= 0 && speed >= hitThreshold;
+}
+
 } // namespace
 
 Softness makeSoftness(float hertz, float dampingRatio, float h) noexcept {
@@ -273,6 +289,7 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
     }
     for (ContactConstraint& c : constraints)
         applyRestitution(bodies, c, settings.restitutionThreshold);
+    for (const ContactConstraint& c : constraints) (void)storeImpulses(c, settings.hitThreshold);
 }
 
 namespace {
@@ -415,12 +432,15 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
         list.addSerial(Kind::RestituteOverflow, false, overflow.size());
     }
     list.addColours(Kind::StoreContactImpulses, false, scratch.contactBlocks, kMinBlocks);
+    list.addSerial(Kind::StoreOverflowImpulses, false, overflow.size());
     list.addColours(Kind::StorePointImpulses, false, scratch.pointBlocks, kMinBlocks);
     list.addColours(Kind::StoreRevoluteImpulses, false, scratch.revoluteBlocks, kMinBlocks);
     // The chunks of the integration: a participant writes back the bodies it moved.
     if (step.store != nullptr) list.add(Kind::StoreBodies, false, 1, bodies.size() - 1, kMinBodies);
 
     const std::span<const std::uint32_t> scalarJoints(scratch.scalarJoints);
+    scratch.hitEvents.resize(constraints.size());
+    const std::span<std::uint8_t> hits(scratch.hitEvents);
     SolverState* const state = bodies.data();
     const auto runStage = [&](std::int32_t index, std::int32_t begin, std::int32_t end) {
         const SoftStepStage stage = scratch.stages[static_cast<std::size_t>(index)];
@@ -476,7 +496,11 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
                 solveContact(bodies, constraints[c], s.inverseH, push, bias);
             break;
         case Kind::StoreContactImpulses:
-            storeWideImpulses<W>(wide.subspan(first, count), constraints);
+            storeWideImpulses<W>(wide.subspan(first, count), step.settings.hitThreshold, hits);
+            break;
+        case Kind::StoreOverflowImpulses:
+            for (const std::uint32_t c : overflow.subspan(first, count))
+                hits[c] = storeImpulses(constraints[c], step.settings.hitThreshold) ? 1 : 0;
             break;
         case Kind::StorePointImpulses:
             storeWideJointImpulses<W>(wideJoints.subspan(first, count), {}, joints);

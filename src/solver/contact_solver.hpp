@@ -9,6 +9,7 @@
 //       integrate positions (into per-body deltas dp, dq)
 //       relax: solve again without bias so push-out does not become bounce
 //   restitution for points that approached faster than the threshold
+//   the impulses stored in the contacts' manifolds (the next step's warm start)
 //
 // The current separation of a point is its separation at the start of the step corrected by the
 // bodies' position deltas, so the narrow phase runs once per step. Bodies are a dense array of the
@@ -54,6 +55,7 @@ enum class SoftStepStageKind : std::uint8_t {
     RestituteContacts,
     RestituteOverflow,
     StoreContactImpulses,
+    StoreOverflowImpulses,
     StorePointImpulses,
     StoreRevoluteImpulses,
     StoreBodies, ///< solveSoftStep's `store` over a range of body slots
@@ -136,11 +138,13 @@ struct ContactSolverScratch {
     std::vector<StagePlan> plans;
     std::vector<SoftStepStage> stages;
     ParallelStages runner;
-    // The step's gather and write-back around the solve (step/solve.cpp): where each segment of
-    // the contact array starts among the constraints; which constraints report a hit event; the
-    // slots of the bodies the write-back had to reset.
-    std::vector<std::uint32_t> segmentStarts;
+    /// Per constraint, set where it reports a hit event: written by the solve as it stores the
+    /// impulses in the manifolds.
     std::vector<std::uint8_t> hitEvents;
+    // The step's gather and write-back around the solve (step/solve.cpp): where each segment of
+    // the contact array starts among the constraints; the slots of the bodies the write-back had
+    // to reset.
+    std::vector<std::uint32_t> segmentStarts;
     std::vector<std::uint32_t> resetSlots;
     /// The gather's lists of solved contacts: segment s's at [s * segment length, + its count),
     /// each contact's index and body slots.
@@ -162,10 +166,11 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
 /// `joints` (the revolute joints coloured and in wide blocks, then the rest one at a time in
 /// array order) and `constraints` (`summary` describes them), coloured and in wide blocks, on the
-/// SIMD path solverSimdPath() gives (any path, the same bits); impulses stay in the joints and
-/// constraints. With a `scheduler` (a WorldDef's workers and task callbacks) each colour's blocks
-/// and the bodies' integration are split across its workers (core/parallel_stages.hpp); the
-/// result is the same bits for any worker count.
+/// SIMD path solverSimdPath() gives (any path, the same bits). Impulses stay in the joints, and go
+/// to the constraints' manifolds (with the hit flags in scratch.hitEvents). With a `scheduler` (a
+/// WorldDef's workers and task callbacks) each colour's blocks and the bodies' integration are
+/// split across its workers (core/parallel_stages.hpp); the result is the same bits for any worker
+/// count.
 ///
 /// `store`, when given, is called last over ranges of body slots [first, end) that cover slots
 /// 1.. once (their states are then final), from the same workers: a range goes mostly to the

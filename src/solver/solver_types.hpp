@@ -53,6 +53,9 @@ struct ContactConstraint {
     std::uint32_t bodyA = 0; ///< slot in the solver body array (0 = the static slot)
     std::uint32_t bodyB = 0;
     std::uint32_t contact = 0;
+    /// The contact's manifold: the solve stores the impulses there (the next step's warm start).
+    Manifold* manifold = nullptr;
+    bool reportsHits = false; ///< the contact reports hit events (SolverSettings::hitThreshold)
     float invMassA = 0.0f, invInertiaA = 0.0f; ///< copied at prepare: no second body lookup
     float invMassB = 0.0f, invInertiaB = 0.0f;
     Vec2 normal{};
@@ -70,6 +73,7 @@ struct SolverSettings {
     float contactDampingRatio = 10.0f;
     float maxContactPushSpeed = 3.0f;
     float restitutionThreshold = 1.0f;
+    float hitThreshold = 1.0f;    ///< least approach speed of a hit, m/s
     float maxLinearSpeed = 1e9f;  ///< maxTranslation / dt
     float maxAngularSpeed = 1e9f; ///< maxRotation / dt
     float maxMassRatio = 0.0f;    ///< see PrepareContext

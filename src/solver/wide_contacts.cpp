@@ -15,6 +15,7 @@ namespace {
 template <int W>
 void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const ContactConstraint* c) {
     w.constraint[lane] = index;
+    w.manifold[lane] = c != nullptr ? c->manifold : nullptr;
     w.bodyA[lane] = c != nullptr ? c->bodyA : 0;
     w.bodyB[lane] = c != nullptr ? c->bodyB : 0;
     w.normalX[lane] = c != nullptr ? c->normal.x : 0.0f;
@@ -31,6 +32,8 @@ void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const Con
     const auto bit = static_cast<std::uint8_t>(1u << lane);
     const bool bouncy = c != nullptr && c->restitution != 0.0f;
     w.bouncyLanes = static_cast<std::uint8_t>(bouncy ? w.bouncyLanes | bit : w.bouncyLanes & ~bit);
+    const bool hits = c != nullptr && c->reportsHits;
+    w.hitLanes = static_cast<std::uint8_t>(hits ? w.hitLanes | bit : w.hitLanes & ~bit);
     const bool movableA = c != nullptr && (c->invMassA != 0.0f || c->invInertiaA != 0.0f);
     const bool movableB = c != nullptr && (c->invMassB != 0.0f || c->invInertiaB != 0.0f);
     w.movableA = static_cast<std::uint8_t>(movableA ? w.movableA | bit : w.movableA & ~bit);
@@ -121,19 +124,23 @@ void packWideContacts(const PrepareContext& context, std::span<ContactConstraint
 }
 
 template <int W>
-void storeWideImpulses(std::span<const WideContact<W>> wide,
-                       std::span<ContactConstraint> constraints) {
+void storeWideImpulses(std::span<const WideContact<W>> wide, float hitThreshold,
+                       std::span<std::uint8_t> hits) {
     for (const WideContact<W>& w : wide) {
         for (int lane = 0; lane < W; ++lane) {
             if (w.constraint[lane] == kNoConstraint) continue;
-            ContactConstraint& c = constraints[w.constraint[lane]];
-            for (int i = 0; i < c.pointCount; ++i) {
+            Manifold& manifold = *w.manifold[lane];
+            for (int i = 0; i < manifold.pointCount; ++i) {
                 const WidePoint<W>& q = w.points[i];
-                SolverPoint& p = c.points[i];
-                p.normalImpulse = q.normalImpulse[lane];
-                p.tangentImpulse = q.tangentImpulse[lane];
-                p.maxNormalImpulse = q.maxNormalImpulse[lane];
+                ManifoldPoint& mp = manifold.points[i];
+                mp.normalImpulse = q.normalImpulse[lane];
+                mp.tangentImpulse = q.tangentImpulse[lane];
+                mp.maxNormalImpulse = q.maxNormalImpulse[lane];
+                mp.approachSpeed = -q.approachVelocity[lane];
             }
+            float speed;
+            hits[w.constraint[lane]] = (w.hitLanes >> lane & 1u) != 0 &&
+                                       hardestHit(manifold, speed) >= 0 && speed >= hitThreshold;
         }
     }
 }
@@ -146,7 +153,7 @@ template void packWideContacts<4>(const PrepareContext&, std::span<ContactConstr
 template void packWideContacts<8>(const PrepareContext&, std::span<ContactConstraint>,
                                   const ContactColouring&, const ColourBlocks&,
                                   std::span<WideContact<8>>, std::size_t, std::size_t);
-template void storeWideImpulses<4>(std::span<const WideContact<4>>, std::span<ContactConstraint>);
-template void storeWideImpulses<8>(std::span<const WideContact<8>>, std::span<ContactConstraint>);
+template void storeWideImpulses<4>(std::span<const WideContact<4>>, float, std::span<std::uint8_t>);
+template void storeWideImpulses<8>(std::span<const WideContact<8>>, float, std::span<std::uint8_t>);
 
 } // namespace rigid2d::detail

@@ -192,11 +192,13 @@ std::uint32_t listSolvedDense(const ContactStageScratch::Head* heads, const std:
     return count;
 }
 
-void loadConstraint(const Contact& contact, std::uint32_t c, std::uint32_t slotA,
-                    std::uint32_t slotB, ContactConstraint& constraint) {
+void loadConstraint(Contact& contact, std::uint32_t c, std::uint32_t slotA, std::uint32_t slotB,
+                    ContactConstraint& constraint) {
     constraint.bodyA = slotA;
     constraint.bodyB = slotB;
     constraint.contact = c;
+    constraint.manifold = &contact.manifold;
+    constraint.reportsHits = contact.reportHitEvents;
     constraint.friction = contact.friction;
     constraint.restitution = contact.restitution;
     loadConstraintPoints(constraint, contact.manifold);
@@ -237,7 +239,7 @@ void gatherConstraints(WorldState& state) {
              c = stage.nextUpdated(c + 1, contactCount)) {
             std::uint32_t slotA, slotB;
             if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
-            const Contact& contact = state.contacts[c];
+            Contact& contact = state.contacts[c];
             if (used == state.constraints.size())
                 state.constraints.resize(2 * used + 16); // not expected
             summary.bodies.push_back({slotA, slotB});
@@ -296,7 +298,7 @@ void gatherConstraints(WorldState& state) {
             const ConstraintBodies* const slotsOf = solvedBodies + segment * kContactsPerSegment;
             ContactConstraint* const out = state.constraints.data() + starts[segment];
             for (std::uint32_t k = 0; k < starts[segment + 1] - starts[segment]; ++k) {
-                const Contact& contact = state.contacts[contactOf[k]];
+                Contact& contact = state.contacts[contactOf[k]];
                 pieceBouncy = pieceBouncy || contact.restitution != 0.0f;
                 loadConstraint(contact, contactOf[k], slotsOf[k].a, slotsOf[k].b, out[k]);
             }

@@ -125,21 +125,6 @@ void dropImpulsesOfResetBodies(WorldState& state, std::span<const std::uint32_t>
     return true;
 }
 
-// The point of the hardest hit of a constraint (its fastest approach that pushed), -1 if none.
-[[nodiscard]] int hardestHit(const ContactConstraint& constraint, float& bestSpeed) {
-    bestSpeed = 0.0f;
-    int best = -1;
-    for (int i = 0; i < constraint.pointCount; ++i) {
-        const SolverPoint& p = constraint.points[i];
-        const float approachSpeed = -p.approachVelocity;
-        if (p.maxNormalImpulse > 0.0f && approachSpeed > bestSpeed) {
-            bestSpeed = approachSpeed;
-            best = i;
-        }
-    }
-    return best;
-}
-
 // The bodies' new velocities and positions, written back by the soft step's last stage (range by
 // range, on the workers that moved them); lists the slots of those that had to be reset in
 // resetSlots, ascending, once finish() is called. Each body's rest clock ticks here too, with the
@@ -186,63 +171,20 @@ private:
     std::atomic<bool> m_anyRested{false}; // only ever set: the same for any schedule
 };
 
-// Constraints per piece of the impulse write-back: as the gather's bodies per piece (gather.cpp).
-constexpr std::int32_t kConstraintsPerPiece = 512;
-} // namespace
-
-// Nothing reads the manifolds again before the next step's contact stage, and the broad phase's
-// update does not read them: the calling thread updates the broad phase while the workers write
-// them (step.cpp). A hit's point is the manifold's, where the step found the contact (the bodies
-// have moved on since).
-void ContactImpulseStore::Pieces::operator()(std::int32_t begin, std::int32_t end,
-                                             std::int32_t) const {
-    std::uint8_t* const hits = state->solverScratch.hitEvents.data();
-    for (std::int32_t k = begin; k < end; ++k) {
-        const ContactConstraint& constraint = state->activeConstraints[k];
-        Contact& contact = state->contacts[constraint.contact];
-        Manifold& manifold = contact.manifold;
-        for (int i = 0; i < constraint.pointCount; ++i) {
-            const SolverPoint& p = constraint.points[i];
-            ManifoldPoint& mp = manifold.points[i];
-            mp.normalImpulse = p.normalImpulse;
-            mp.tangentImpulse = p.tangentImpulse;
-            mp.maxNormalImpulse = p.maxNormalImpulse;
-            mp.approachSpeed = -p.approachVelocity;
-        }
-        // The flag last: it lies on another line of the contact, read only for a hit hard enough.
-        float bestSpeed;
-        hits[k] = hardestHit(constraint, bestSpeed) >= 0 &&
-                  bestSpeed >= state->def.hitEventThreshold && contact.reportHitEvents;
-    }
-}
-
-// Sizes the hit flags before the task begins (it is begun in the constructor's initializers).
-std::int32_t ContactImpulseStore::constraintCount(WorldState& state) {
-    state.solverScratch.hitEvents.resize(state.activeConstraints.size());
-    return static_cast<std::int32_t>(state.activeConstraints.size());
-}
-
-ContactImpulseStore::ContactImpulseStore(WorldState& state)
-    : m_pieces{&state}, m_task(state.def, constraintCount(state), kConstraintsPerPiece, m_pieces) {}
-
-void ContactImpulseStore::finish() {
-    m_task.finish();
-    WorldState& state = *m_pieces.state;
+// The hit events the solve flagged, in constraint (contact) order. A hit's point is the
+// manifold's, where the step found the contact (the bodies have moved on since).
+void reportHits(WorldState& state) {
     const std::span<const std::uint8_t> hits(state.solverScratch.hitEvents);
-    // The events in constraint (contact) order, on the calling thread.
     for (std::size_t k = nextMarked(hits, 0); k < hits.size(); k = nextMarked(hits, k + 1)) {
-        const ContactConstraint& constraint = state.activeConstraints[k];
-        const Contact& contact = state.contacts[constraint.contact];
-        float bestSpeed;
-        const int best = hardestHit(constraint, bestSpeed);
+        const Contact& contact = state.contacts[state.activeConstraints[k].contact];
+        float speed;
+        const int best = hardestHit(contact.manifold, speed);
         state.hitEvents.push_back({state.shapeId(contact.shapeA), state.shapeId(contact.shapeB),
                                    contact.manifold.points[best].point, contact.manifold.normal,
-                                   bestSpeed});
+                                   speed});
     }
-    const std::span<const std::uint32_t> resetSlots(state.solverScratch.resetSlots);
-    if (!resetSlots.empty()) [[unlikely]]
-        dropImpulsesOfResetBodies(state, resetSlots);
 }
+} // namespace
 
 void solve(WorldState& state, float dt) {
     auto t = StageClock::now();
@@ -257,6 +199,7 @@ void solve(WorldState& state, float dt) {
     settings.contactDampingRatio = state.def.contactDampingRatio;
     settings.maxContactPushSpeed = state.def.maxContactPushSpeed;
     settings.restitutionThreshold = state.def.restitutionThreshold;
+    settings.hitThreshold = state.def.hitEventThreshold;
     settings.maxLinearSpeed = state.def.maxTranslation / dt;
     settings.maxAngularSpeed = state.def.maxRotation / dt;
     settings.maxMassRatio = state.def.maxContactMassRatio;
@@ -272,6 +215,12 @@ void solve(WorldState& state, float dt) {
     // reaction is then taken in the pose where that body stays (it came out non-finite, and was
     // reported as zero, when the joints were stored first).
     storeJointImpulses(state, static_cast<float>(std::max(settings.substeps, 1)) / dt);
+    reportHits(state);
+    // Last, once every impulse is stored and the hits read: those that reached a reset body are
+    // dropped.
+    const std::span<const std::uint32_t> resetSlots(state.solverScratch.resetSlots);
+    if (!resetSlots.empty()) [[unlikely]]
+        dropImpulsesOfResetBodies(state, resetSlots);
     state.stats.resetBodies = state.solverScratch.resetSlots.size();
     state.stats.solveMs = millisecondsSince(t);
 }

@@ -40,24 +40,6 @@ void updateContacts(WorldState& state, float dt);
 /// constraints of their touching contacts and their joints.
 void gatherSolverInputs(WorldState& state);
 void solve(WorldState& state, float dt);
-/// The solve stage's last part: the impulses back into the persistent manifolds (the next step's
-/// warm start), those of reset bodies dropped; hit events. Begun on the workers at construction,
-/// so that the calling thread can update the broad phase meanwhile; done by finish().
-class ContactImpulseStore {
-public:
-    explicit ContactImpulseStore(WorldState& state);
-    void finish();
-
-private:
-    struct Pieces {
-        WorldState* state;
-        void operator()(std::int32_t begin, std::int32_t end, std::int32_t worker) const;
-    };
-    static std::int32_t constraintCount(WorldState& state);
-
-    Pieces m_pieces;
-    ParallelFor<const Pieces> m_task;
-};
 void solveContinuous(WorldState& state);
 /// Whether a shape of the body, swept back along this step's `translation` (the body is already
 /// at the end), leaves the fat box its pairs were found with.

@@ -34,13 +34,7 @@ void step(WorldState& state, float dt) {
 
     // The batch of moves is over: the broad phase is brought up to date (a grid's filing, a
     // tree's rebuild), so that queries between steps and the next pair search read it whole. It
-    // runs on the calling thread, whose cache holds the boxes the refit has just moved, and then
-    // the sleep stage, while the workers write the contact impulses back: the update reads and
-    // writes only the broad phase, the sleep stage only bodies and its own scratch, the
-    // write-back only contacts and joints.
-    t = StageClock::now();
-    ContactImpulseStore impulses(state);
-    const float storeMs = millisecondsSince(t);
+    // runs on the calling thread, whose cache holds the boxes the refit has just moved.
     t = StageClock::now();
     state.broadPhase->update();
     state.stats.refitMs += millisecondsSince(t);
@@ -48,10 +42,6 @@ void step(WorldState& state, float dt) {
     t = StageClock::now();
     sleepAndFinish(state);
     state.stats.sleepMs = millisecondsSince(t);
-
-    t = StageClock::now();
-    impulses.finish();
-    state.stats.solveMs += storeMs + millisecondsSince(t);
 
     state.stats.bodies = state.bodyCount;
     state.stats.shapes = state.shapeCount;

@@ -12,6 +12,7 @@
 #include "core/cpu_features.hpp"
 #include "rigid2d/testing.hpp"
 #include "rigid2d/thread_pool.hpp"
+#include "solver/contact_problem.hpp"
 #include "solver/contact_solver.hpp"
 #include "solver/simd_paths.hpp"
 #include "world/digest_scenes.hpp"
@@ -59,11 +60,7 @@ TEST_CASE("simd paths: the same bits on every path, on one thread and on two") {
 
 namespace {
 
-struct ZeroProblem {
-    std::vector<SolverState> states;
-    std::vector<SolverMotion> motions;
-    std::vector<ContactConstraint> constraints;
-};
+using ZeroProblem = rigid2d::testing::ContactProblem;
 
 // Where the sign of a zero can tell the paths apart: bodies at rest with velocities of -0 or +0,
 // no gravity, axis-aligned normals whose zero component is signed, no friction or some, contacts
@@ -93,21 +90,22 @@ ZeroProblem makeZeroProblem(std::uint32_t seed) {
     while (p.constraints.size() < 400) {
         const std::uint32_t a = body(rng), b = body(rng);
         if (a == b) continue;
-        ContactConstraint& c = p.constraints.emplace_back();
-        c.bodyA = a;
-        c.bodyB = b;
-        c.normal = pick(normals);
+        ContactConstraint& c = p.add(a, b);
+        Manifold& m = *c.manifold;
+        m.normal = pick(normals);
         c.friction = p.constraints.size() % 2 == 0 ? 0.0f : 0.4f;
-        c.pointCount = std::uniform_int_distribution<int>(0, 4)(rng) == 0 ? 2 : 1;
-        for (int k = 0; k < c.pointCount; ++k) {
-            SolverPoint& q = c.points[k];
+        m.pointCount = std::uniform_int_distribution<int>(0, 4)(rng) == 0 ? 2 : 1;
+        for (int k = 0; k < m.pointCount; ++k) {
+            ManifoldPoint& q = m.points[k];
             q.anchorA = {pick(offsets), pick(offsets)};
             q.anchorB = {pick(offsets), pick(offsets)};
-            q.baseSeparation = pick(offsets) * 0.01f;
+            // The separation of the anchors' offset along the normal (baseSeparation).
+            q.separation = pick(offsets) * 0.01f + dot(q.anchorB - q.anchorA, m.normal);
             q.normalImpulse = pick(impulses);
             q.tangentImpulse = pick(offsets) * pick(impulses);
         }
     }
+    p.load();
     return p;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/contact_problem.hpp"
 #include "solver/contact_solver.hpp"
 #include "solver/same_solve.hpp"
 #include "solver/simd_paths.hpp"
@@ -24,11 +25,7 @@ using rigid2d::testing::wideVariants;
 
 namespace {
 
-struct Problem {
-    std::vector<SolverState> states;
-    std::vector<SolverMotion> motions;
-    std::vector<ContactConstraint> constraints;
-};
+using Problem = rigid2d::testing::ContactProblem;
 
 // Bodies in a loose cluster with random velocities; constraints between random pairs (some on the
 // static slot), one or two points, touching, overlapping or speculative, warm-started, some
@@ -48,19 +45,19 @@ Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount, std::uint32_t c
         p.motions[i].linearDamping = i % 5 == 0 ? 0.3f : 0.0f;
     }
     auto addConstraint = [&](std::uint32_t a, std::uint32_t b) {
-        ContactConstraint& c = p.constraints.emplace_back();
-        c.bodyA = a;
-        c.bodyB = b;
+        ContactConstraint& c = p.add(a, b);
+        Manifold& m = *c.manifold;
         const float angle = 3.14159265f * u(rng);
-        c.normal = {std::cos(angle), std::sin(angle)};
+        m.normal = {std::cos(angle), std::sin(angle)};
         c.friction = 0.3f + 0.3f * u(rng);
         c.restitution = p.constraints.size() % 4 == 0 ? 0.5f : 0.0f;
-        c.pointCount = p.constraints.size() % 3 == 0 ? 2 : 1;
-        for (int k = 0; k < c.pointCount; ++k) {
-            SolverPoint& q = c.points[k];
+        m.pointCount = p.constraints.size() % 3 == 0 ? 2 : 1;
+        for (int k = 0; k < m.pointCount; ++k) {
+            ManifoldPoint& q = m.points[k];
             q.anchorA = {0.5f * u(rng), 0.5f * u(rng)};
             q.anchorB = {0.5f * u(rng), 0.5f * u(rng)};
-            q.baseSeparation = 0.02f * u(rng);
+            // The separation of the anchors' offset along the normal (baseSeparation).
+            q.separation = 0.02f * u(rng) + dot(q.anchorB - q.anchorA, m.normal);
             q.normalImpulse = std::fabs(u(rng));
             q.tangentImpulse = 0.2f * u(rng);
         }
@@ -72,6 +69,7 @@ Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount, std::uint32_t c
         addConstraint(a, b);
     }
     for (std::uint32_t b = 2; b < 32 && b <= bodyCount; ++b) addConstraint(1, b);
+    p.load();
     return p;
 }
 
@@ -110,15 +108,20 @@ TEST_CASE("the wide coloured solve equals the sequential solve in colour order")
                                     settings());
 
             checkSameBodies(wide.states, sequential.states);
-            for (std::size_t k = 0; k < order.size(); ++k) {
-                const ContactConstraint& a = wide.constraints[order[k]];
-                const ContactConstraint& b = permuted[k];
+            // The permuted constraints store into the sequential problem's manifolds.
+            std::size_t stored = 0;
+            for (std::size_t k = 0; k < wide.manifolds.size(); ++k) {
+                const Manifold& a = wide.manifolds[k];
+                const Manifold& b = sequential.manifolds[k];
                 for (int i = 0; i < a.pointCount; ++i) {
                     checkSame(a.points[i].normalImpulse, b.points[i].normalImpulse);
                     checkSame(a.points[i].tangentImpulse, b.points[i].tangentImpulse);
                     checkSame(a.points[i].maxNormalImpulse, b.points[i].maxNormalImpulse);
+                    checkSame(a.points[i].approachSpeed, b.points[i].approachSpeed);
+                    stored += a.points[i].maxNormalImpulse > 0.0f ? 1 : 0;
                 }
             }
+            CHECK(stored > wide.manifolds.size() / 4); // the manifolds did take the impulses
             // The static slot never moves.
             CHECK(wide.states[0].v.x == 0.0f);
             CHECK(wide.states[0].w == 0.0f);
@@ -134,18 +137,16 @@ TEST_CASE("a wide solve brings a resting box to rest: its weight on its two cont
     p.motions[1].invMass = 1.0f;
     p.motions[1].invInertia = 6.0f;
     p.motions[1].linearAcceleration = {0.0f, -10.0f};
-    ContactConstraint& c = p.constraints.emplace_back();
-    c.bodyA = 0;
-    c.bodyB = 1;
-    c.normal = {0.0f, 1.0f};
+    ContactConstraint& c = p.add(0, 1);
+    Manifold& m = *c.manifold;
+    m.normal = {0.0f, 1.0f};
     c.friction = 0.6f;
-    c.pointCount = 2;
+    m.pointCount = 2;
     for (int i = 0; i < 2; ++i) {
         // The static slot's frame is put at the box centre: both anchors name the same point,
         // and the separation is zero.
-        c.points[i].anchorB = {i == 0 ? -0.5f : 0.5f, -0.5f};
-        c.points[i].anchorA = c.points[i].anchorB;
-        c.points[i].baseSeparation = 0.0f;
+        m.points[i].anchorB = {i == 0 ? -0.5f : 0.5f, -0.5f};
+        m.points[i].anchorA = m.points[i].anchorB;
     }
     ContactSolverScratch scratch;
     ConstraintSummary summary;
@@ -156,12 +157,13 @@ TEST_CASE("a wide solve brings a resting box to rest: its weight on its two cont
         p.states[1].dp = {};
         p.states[1].dq = {};
         p.states[1].dAngle = 0.0f;
+        p.load(); // the last step's impulses, from the manifold
         solveSoftStep(p.states, p.motions, {}, p.constraints, summary, s, scratch);
     }
     const float h = s.dt / static_cast<float>(s.substeps);
     CHECK(std::fabs(p.states[1].v.y) < 1e-3f);
     CHECK(std::fabs(p.states[1].w) < 1e-3f);
-    CHECK(c.points[0].normalImpulse + c.points[1].normalImpulse ==
+    CHECK(m.points[0].normalImpulse + m.points[1].normalImpulse ==
           doctest::Approx(10.0f * h).epsilon(1e-3));
-    CHECK(c.points[0].normalImpulse == doctest::Approx(c.points[1].normalImpulse).epsilon(1e-3));
+    CHECK(m.points[0].normalImpulse == doctest::Approx(m.points[1].normalImpulse).epsilon(1e-3));
 }
