@@ -2,7 +2,6 @@
 
 namespace rigid2d::detail {
 
-namespace {
 // Gauss-Seidel moves a contact's impulse by about the lighter body's mass times the velocity error
 // per iteration, and the soft contact's stiffness is that mass times its frequency squared: under
 // a body a million times heavier, a light one would need a million iterations to hold it, and the
@@ -23,24 +22,25 @@ namespace {
 // The rule depends only on the pair and the joints, not on the contact's direction or history:
 // a boost that came and went from step to step would warm start the light body with an impulse
 // scaled for the boosted mass and launch it.
-void limitMassRatio(const PrepareContext& context, const ContactConstraint& c, float& mA, float& iA,
-                    float& mB, float& iB) {
+
+void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uint32_t bodyB,
+                    PreparedBodies& bodies) {
     const float maxRatio = context.maxMassRatio;
+    float &mA = bodies.mA, &iA = bodies.iA, &mB = bodies.mB, &iB = bodies.iB;
     if (maxRatio <= 0.0f || mA == 0.0f || mB == 0.0f) return;
     const auto jointed = [&](std::uint32_t slot) {
         return !context.jointed.empty() && context.jointed[slot] != 0;
     };
-    if (mA > maxRatio * mB && !jointed(c.bodyB)) {
+    if (mA > maxRatio * mB && !jointed(bodyB)) {
         const float scale = maxRatio * mB / mA;
         mA *= scale;
         iA *= scale;
-    } else if (mB > maxRatio * mA && !jointed(c.bodyA)) {
+    } else if (mB > maxRatio * mA && !jointed(bodyA)) {
         const float scale = maxRatio * mA / mB;
         mB *= scale;
         iB *= scale;
     }
 }
-} // namespace
 
 void markJointedBodies(std::span<const JointConstraint> joints, std::size_t bodyCount,
                        std::vector<std::uint8_t>& jointed) {
@@ -55,30 +55,21 @@ void markJointedBodies(std::span<const JointConstraint> joints, std::size_t body
 }
 
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c) {
-    const SolverState& a = context.bodies[c.bodyA];
-    const SolverState& b = context.bodies[c.bodyB];
-    float mA = context.motions[c.bodyA].invMass, iA = context.motions[c.bodyA].invInertia;
-    float mB = context.motions[c.bodyB].invMass, iB = context.motions[c.bodyB].invInertia;
-    limitMassRatio(context, c, mA, iA, mB, iB);
-    c.invMassA = mA;
-    c.invInertiaA = iA;
-    c.invMassB = mB;
-    c.invInertiaB = iB;
-    c.softness = (mA == 0.0f || mB == 0.0f) ? context.stiff : context.contact;
-    const Vec2 n = c.normal;
-    const Vec2 t{n.y, -n.x}; // the tangent: the normal turned clockwise
+    const PreparedBodies bodies = prepareBodies(context, c.bodyA, c.bodyB);
+    c.invMassA = bodies.mA;
+    c.invInertiaA = bodies.iA;
+    c.invMassB = bodies.mB;
+    c.invInertiaB = bodies.iB;
+    c.softness = bodies.softness;
     for (int i = 0; i < c.pointCount; ++i) {
         SolverPoint& p = c.points[i];
-        const float rnA = cross(p.anchorA, n), rnB = cross(p.anchorB, n);
-        const float kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-        p.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
-        const float rtA = cross(p.anchorA, t), rtB = cross(p.anchorB, t);
-        const float kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-        p.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
+        const PreparedPoint prepared =
+            preparePoint(bodies, context.bodies[c.bodyA], context.bodies[c.bodyB], p.anchorA,
+                         p.anchorB, c.normal);
+        p.normalMass = prepared.normalMass;
+        p.tangentMass = prepared.tangentMass;
+        p.approachVelocity = prepared.approachVelocity;
         p.maxNormalImpulse = 0.0f;
-        const Vec2 vrA = a.v + cross(a.w, p.anchorA);
-        const Vec2 vrB = b.v + cross(b.w, p.anchorB);
-        p.approachVelocity = dot(vrB - vrA, n);
     }
 }
 

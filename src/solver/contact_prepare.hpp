@@ -1,7 +1,8 @@
 #pragma once
 // Preparing one contact constraint for the step: the bodies' inverse masses, the soft
 // coefficients, each point's effective masses and approach velocity. Shared by the sequential
-// path, the overflow list and the packing of wide blocks (which prepares as it packs).
+// path and the overflow list (into the constraint), and the packing of wide blocks (which prepares
+// each lane as it packs it from the manifold).
 
 #include <cstdint>
 #include <span>
@@ -29,6 +30,58 @@ struct PrepareContext {
 void markJointedBodies(std::span<const JointConstraint> joints, std::size_t bodyCount,
                        std::vector<std::uint8_t>& jointed);
 
+/// A constraint's bodies as its contact sees them: their inverse masses and inertias (the mass
+/// ratio limit applied) and the soft coefficients.
+struct PreparedBodies {
+    float mA = 0.0f, iA = 0.0f, mB = 0.0f, iB = 0.0f;
+    Softness softness{};
+};
+
+/// Gives the lighter body of a contact at least 1 / context.maxMassRatio of the heavier one's
+/// mass, unless the heavier one is jointed (contact_prepare.cpp says why).
+void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uint32_t bodyB,
+                    PreparedBodies& bodies);
+
+// Inline: the packing of the wide blocks runs them for every lane and point.
+[[nodiscard]] inline PreparedBodies prepareBodies(const PrepareContext& context,
+                                                  std::uint32_t bodyA, std::uint32_t bodyB) {
+    PreparedBodies p;
+    p.mA = context.motions[bodyA].invMass;
+    p.iA = context.motions[bodyA].invInertia;
+    p.mB = context.motions[bodyB].invMass;
+    p.iB = context.motions[bodyB].invInertia;
+    if (context.maxMassRatio > 0.0f) limitMassRatio(context, bodyA, bodyB, p);
+    p.softness = (p.mA == 0.0f || p.mB == 0.0f) ? context.stiff : context.contact;
+    return p;
+}
+
+/// What one point of a constraint holds for the step.
+struct PreparedPoint {
+    float normalMass = 0.0f;
+    float tangentMass = 0.0f;
+    float approachVelocity = 0.0f; ///< SolverPoint::approachVelocity
+};
+
+/// A point's effective masses along the normal and the tangent, and its approach velocity.
+[[nodiscard]] inline PreparedPoint preparePoint(const PreparedBodies& bodies, const SolverState& a,
+                                                const SolverState& b, Vec2 anchorA, Vec2 anchorB,
+                                                Vec2 n) {
+    const float mA = bodies.mA, iA = bodies.iA, mB = bodies.mB, iB = bodies.iB;
+    const Vec2 t{n.y, -n.x}; // the tangent: the normal turned clockwise
+    PreparedPoint p;
+    const float rnA = cross(anchorA, n), rnB = cross(anchorB, n);
+    const float kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+    p.normalMass = kNormal > 0.0f ? 1.0f / kNormal : 0.0f;
+    const float rtA = cross(anchorA, t), rtB = cross(anchorB, t);
+    const float kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+    p.tangentMass = kTangent > 0.0f ? 1.0f / kTangent : 0.0f;
+    const Vec2 vrA = a.v + cross(a.w, anchorA);
+    const Vec2 vrB = b.v + cross(b.w, anchorB);
+    p.approachVelocity = dot(vrB - vrA, n);
+    return p;
+}
+
+/// Both of the above into a constraint whose points are loaded (loadConstraintPoints).
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c);
 
 } // namespace rigid2d::detail

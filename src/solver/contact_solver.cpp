@@ -207,7 +207,7 @@ void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifol
         SolverPoint& p = constraint.points[i];
         p.anchorA = mp.anchorA;
         p.anchorB = mp.anchorB;
-        p.baseSeparation = mp.separation - dot(mp.anchorB - mp.anchorA, manifold.normal);
+        p.baseSeparation = baseSeparation(mp, manifold.normal);
         p.normalImpulse = mp.normalImpulse;
         p.tangentImpulse = mp.tangentImpulse;
     }
@@ -275,7 +275,10 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
     const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio,
                                  jointed};
     for (JointConstraint& j : joints) prepareJoint(j, s.joint);
-    for (ContactConstraint& c : constraints) prepareConstraint(context, c);
+    for (ContactConstraint& c : constraints) {
+        loadConstraintPoints(c, *c.manifold);
+        prepareConstraint(context, c);
+    }
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, 1, bodies.size(), s.h, settings.maxLinearSpeed,
                             settings.maxAngularSpeed);
@@ -453,8 +456,10 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
                                 wide, first, first + count);
             break;
         case Kind::PrepareOverflow:
-            for (const std::uint32_t c : overflow.subspan(first, count))
+            for (const std::uint32_t c : overflow.subspan(first, count)) {
+                loadConstraintPoints(constraints[c], *constraints[c].manifold);
                 prepareConstraint(step.context, constraints[c]);
+            }
             break;
         case Kind::IntegrateVelocities:
             integrateVelocities(bodies, step.motions, first, first + count, s.h,

@@ -2,6 +2,7 @@
 // The data the contact solver works on: per-body state and motion, per-contact constraints, the
 // settings of one step. Split from contact_solver.hpp so the wide loops can use them too.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "geometry/rot.hpp"
@@ -49,22 +50,37 @@ struct SolverPoint {
     float approachVelocity = 0.0f; ///< relative normal velocity at prepare (negative = closing)
 };
 
+/// A solved contact. The gather writes its first 32 bytes: the bodies, the contact and its
+/// manifold, which holds the points; the wide blocks are packed from the manifold, and store their
+/// impulses there. The rest is filled only for a constraint solved one at a time (the overflow
+/// list, the sequential solve): its points by loadConstraintPoints, its masses by
+/// prepareConstraint.
 struct ContactConstraint {
     std::uint32_t bodyA = 0; ///< slot in the solver body array (0 = the static slot)
     std::uint32_t bodyB = 0;
     std::uint32_t contact = 0;
-    /// The contact's manifold: the solve stores the impulses there (the next step's warm start).
+    float friction = 0.0f;
+    /// The contact's manifold: the points come from it, the impulses go back to it (the next
+    /// step's warm start).
     Manifold* manifold = nullptr;
+    float restitution = 0.0f;
     bool reportsHits = false; ///< the contact reports hit events (SolverSettings::hitThreshold)
     float invMassA = 0.0f, invInertiaA = 0.0f; ///< copied at prepare: no second body lookup
     float invMassB = 0.0f, invInertiaB = 0.0f;
     Vec2 normal{};
-    float friction = 0.0f;
-    float restitution = 0.0f;
     Softness softness{};
     int pointCount = 0;
     SolverPoint points[kMaxManifoldPoints];
 };
+
+static_assert(offsetof(ContactConstraint, reportsHits) < 32 &&
+              offsetof(ContactConstraint, invMassA) <= 32);
+
+/// A manifold point's separation minus dot(anchorB - anchorA, normal): what the solve corrects by
+/// the bodies' motion (SolverPoint::baseSeparation).
+[[nodiscard]] inline float baseSeparation(const ManifoldPoint& point, Vec2 normal) noexcept {
+    return point.separation - dot(point.anchorB - point.anchorA, normal);
+}
 
 struct SolverSettings {
     float dt = 0.0f;

@@ -10,60 +10,77 @@ namespace rigid2d::detail {
 
 namespace {
 
-// Lane `lane` of `w` from `c`; a missing constraint or point gets zeros (static slot, no mass,
-// no impulse), which the solve turns into zero impulses.
+// Lane `lane` of `w` from `c`, prepared from its manifold as it is written; a missing constraint
+// or point gets zeros (static slot, no mass, no impulse), which the solve turns into zero
+// impulses.
 template <int W>
-void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const ContactConstraint* c) {
+void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const ContactConstraint* c,
+             const PrepareContext& context) {
+    const Manifold* m = c != nullptr ? c->manifold : nullptr;
+    const std::uint32_t bodyA = c != nullptr ? c->bodyA : 0, bodyB = c != nullptr ? c->bodyB : 0;
+    PreparedBodies bodies;
+    bodies.softness = {0.0f, 1.0f, 0.0f};
+    if (c != nullptr) bodies = prepareBodies(context, bodyA, bodyB);
+    const Vec2 n = m != nullptr ? m->normal : Vec2{};
     w.constraint[lane] = index;
     w.manifold[lane] = c != nullptr ? c->manifold : nullptr;
-    w.bodyA[lane] = c != nullptr ? c->bodyA : 0;
-    w.bodyB[lane] = c != nullptr ? c->bodyB : 0;
-    w.normalX[lane] = c != nullptr ? c->normal.x : 0.0f;
-    w.normalY[lane] = c != nullptr ? c->normal.y : 0.0f;
+    w.bodyA[lane] = bodyA;
+    w.bodyB[lane] = bodyB;
+    w.normalX[lane] = n.x;
+    w.normalY[lane] = n.y;
     w.friction[lane] = c != nullptr ? c->friction : 0.0f;
-    w.invMassA[lane] = c != nullptr ? c->invMassA : 0.0f;
-    w.invInertiaA[lane] = c != nullptr ? c->invInertiaA : 0.0f;
-    w.invMassB[lane] = c != nullptr ? c->invMassB : 0.0f;
-    w.invInertiaB[lane] = c != nullptr ? c->invInertiaB : 0.0f;
-    w.biasRate[lane] = c != nullptr ? c->softness.biasRate : 0.0f;
-    w.massScale[lane] = c != nullptr ? c->softness.massScale : 1.0f;
-    w.impulseScale[lane] = c != nullptr ? c->softness.impulseScale : 0.0f;
+    w.invMassA[lane] = bodies.mA;
+    w.invInertiaA[lane] = bodies.iA;
+    w.invMassB[lane] = bodies.mB;
+    w.invInertiaB[lane] = bodies.iB;
+    w.biasRate[lane] = bodies.softness.biasRate;
+    w.massScale[lane] = bodies.softness.massScale;
+    w.impulseScale[lane] = bodies.softness.impulseScale;
     w.restitution[lane] = c != nullptr ? c->restitution : 0.0f;
     const auto bit = static_cast<std::uint8_t>(1u << lane);
-    const bool bouncy = c != nullptr && c->restitution != 0.0f;
-    w.bouncyLanes = static_cast<std::uint8_t>(bouncy ? w.bouncyLanes | bit : w.bouncyLanes & ~bit);
-    const bool hits = c != nullptr && c->reportsHits;
-    w.hitLanes = static_cast<std::uint8_t>(hits ? w.hitLanes | bit : w.hitLanes & ~bit);
-    const bool movableA = c != nullptr && (c->invMassA != 0.0f || c->invInertiaA != 0.0f);
-    const bool movableB = c != nullptr && (c->invMassB != 0.0f || c->invInertiaB != 0.0f);
-    w.movableA = static_cast<std::uint8_t>(movableA ? w.movableA | bit : w.movableA & ~bit);
-    w.movableB = static_cast<std::uint8_t>(movableB ? w.movableB | bit : w.movableB & ~bit);
-    const int points = c != nullptr ? c->pointCount : 0;
-    for (int i = 0; i < kMaxManifoldPoints; ++i) {
-        const SolverPoint p = i < points ? c->points[i] : SolverPoint{};
+    const auto setBit = [bit](std::uint8_t& bits, bool set) {
+        bits = static_cast<std::uint8_t>(set ? bits | bit : bits & ~bit);
+    };
+    setBit(w.bouncyLanes, c != nullptr && c->restitution != 0.0f);
+    setBit(w.hitLanes, c != nullptr && c->reportsHits);
+    setBit(w.movableA, bodies.mA != 0.0f || bodies.iA != 0.0f);
+    setBit(w.movableB, bodies.mB != 0.0f || bodies.iB != 0.0f);
+    const int points = m != nullptr ? m->pointCount : 0;
+    for (int i = 0; i < points; ++i) {
+        const ManifoldPoint& mp = m->points[i];
+        const PreparedPoint p = preparePoint(bodies, context.bodies[bodyA], context.bodies[bodyB],
+                                             mp.anchorA, mp.anchorB, n);
         WidePoint<W>& q = w.points[i];
-        q.anchorAX[lane] = p.anchorA.x;
-        q.anchorAY[lane] = p.anchorA.y;
-        q.anchorBX[lane] = p.anchorB.x;
-        q.anchorBY[lane] = p.anchorB.y;
-        q.baseSeparation[lane] = p.baseSeparation;
+        q.anchorAX[lane] = mp.anchorA.x;
+        q.anchorAY[lane] = mp.anchorA.y;
+        q.anchorBX[lane] = mp.anchorB.x;
+        q.anchorBY[lane] = mp.anchorB.y;
+        q.baseSeparation[lane] = baseSeparation(mp, n);
         q.normalMass[lane] = p.normalMass;
         q.tangentMass[lane] = p.tangentMass;
-        q.normalImpulse[lane] = p.normalImpulse;
-        q.tangentImpulse[lane] = p.tangentImpulse;
-        q.maxNormalImpulse[lane] = p.maxNormalImpulse;
+        q.normalImpulse[lane] = mp.normalImpulse;
+        q.tangentImpulse[lane] = mp.tangentImpulse;
+        q.maxNormalImpulse[lane] = 0.0f;
         q.approachVelocity[lane] = p.approachVelocity;
+    }
+    for (int i = points; i < kMaxManifoldPoints; ++i) {
+        WidePoint<W>& q = w.points[i];
+        for (float* field : {q.anchorAX, q.anchorAY, q.anchorBX, q.anchorBY, q.baseSeparation,
+                             q.normalMass, q.tangentMass, q.normalImpulse, q.tangentImpulse,
+                             q.maxNormalImpulse, q.approachVelocity})
+            field[lane] = 0.0f;
     }
 }
 
 // A colour's constraints are spread over the whole constraint array (ascending, with gaps): the
 // hardware cannot guess the next one, and on a scene of 20,000 bodies each constraint was a miss
 // to the last-level cache (a fifth of the step). The constraints this many places ahead in the
-// colour order are asked for early, and the bodies of those half as far ahead.
+// colour order are asked for early, and the manifolds and bodies of those half as far ahead.
 constexpr std::size_t kPrefetchAhead = 16;
 
-[[gnu::always_inline]] inline void prefetchBodies(const PrepareContext& context,
+[[gnu::always_inline]] inline void prefetchInputs(const PrepareContext& context,
                                                   const ContactConstraint& c) {
+    prefetchRecord(*c.manifold);
     __builtin_prefetch(&context.bodies[c.bodyA]);
     __builtin_prefetch(&context.bodies[c.bodyB]);
     __builtin_prefetch(&context.motions[c.bodyA]);
@@ -83,7 +100,7 @@ void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks)
 }
 
 template <int W>
-void packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
+void packWideContacts(const PrepareContext& context, std::span<const ContactConstraint> constraints,
                       const ContactColouring& colouring, const ColourBlocks& blocks,
                       std::span<WideContact<W>> out, std::size_t begin, std::size_t end) {
     // The colour of block `begin`: the last colour that starts at or before it.
@@ -101,19 +118,18 @@ void packWideContacts(const PrepareContext& context, std::span<ContactConstraint
         for (int& points : groupPoints) points = 1;
         for (std::size_t lane = 0; lane < W; ++lane) {
             if (first + lane >= colour.size()) {
-                setLane(w, lane, kNoConstraint, nullptr);
+                setLane(w, lane, kNoConstraint, nullptr, context);
                 continue;
             }
             const std::size_t position = colourFirst + first + lane;
             if (position + kPrefetchAhead < order.size())
-                prefetchRecord<true>(constraints[order[position + kPrefetchAhead]]);
+                __builtin_prefetch(&constraints[order[position + kPrefetchAhead]]);
             if (position + kPrefetchAhead / 2 < order.size())
-                prefetchBodies(context, constraints[order[position + kPrefetchAhead / 2]]);
+                prefetchInputs(context, constraints[order[position + kPrefetchAhead / 2]]);
             const std::uint32_t index = colour[first + lane];
-            ContactConstraint& c = constraints[index];
-            prepareConstraint(context, c);
-            groupPoints[lane / 4] = std::max(groupPoints[lane / 4], c.pointCount);
-            setLane(w, lane, index, &c);
+            const ContactConstraint& c = constraints[index];
+            groupPoints[lane / 4] = std::max(groupPoints[lane / 4], c.manifold->pointCount);
+            setLane(w, lane, index, &c, context);
         }
         w.pointCount = *std::max_element(std::begin(groupPoints), std::end(groupPoints));
         w.shortLanes = 0;
@@ -147,10 +163,10 @@ void storeWideImpulses(std::span<const WideContact<W>> wide, float hitThreshold,
 
 template void layOutWideContacts<4>(const ContactColouring&, ColourBlocks&);
 template void layOutWideContacts<8>(const ContactColouring&, ColourBlocks&);
-template void packWideContacts<4>(const PrepareContext&, std::span<ContactConstraint>,
+template void packWideContacts<4>(const PrepareContext&, std::span<const ContactConstraint>,
                                   const ContactColouring&, const ColourBlocks&,
                                   std::span<WideContact<4>>, std::size_t, std::size_t);
-template void packWideContacts<8>(const PrepareContext&, std::span<ContactConstraint>,
+template void packWideContacts<8>(const PrepareContext&, std::span<const ContactConstraint>,
                                   const ContactColouring&, const ColourBlocks&,
                                   std::span<WideContact<8>>, std::size_t, std::size_t);
 template void storeWideImpulses<4>(std::span<const WideContact<4>>, float, std::span<std::uint8_t>);

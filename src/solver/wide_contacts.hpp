@@ -67,12 +67,13 @@ struct ColourBlocks {
 template <int W>
 void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks);
 
-/// Prepares the constraints of blocks [begin, end) of `out` (laid out by layOutWideContacts) and
-/// packs them, lanes in ascending constraint order as colouring.colour(k) lists them; the
-/// overflow list is left alone. Each block is written from its own constraints only, so the
-/// blocks may be packed in pieces, in any order.
+/// Packs blocks [begin, end) of `out` (laid out by layOutWideContacts) from the constraints'
+/// manifolds, each lane prepared as it is written (contact_prepare.hpp), lanes in ascending
+/// constraint order as colouring.colour(k) lists them; the constraint records are only read (their
+/// first line), and the overflow list is left alone. Each block is written from its own constraints
+/// only, so the blocks may be packed in pieces, in any order.
 template <int W>
-void packWideContacts(const PrepareContext& context, std::span<ContactConstraint> constraints,
+void packWideContacts(const PrepareContext& context, std::span<const ContactConstraint> constraints,
                       const ContactColouring& colouring, const ColourBlocks& blocks,
                       std::span<WideContact<W>> out, std::size_t begin, std::size_t end);
 

@@ -201,7 +201,6 @@ void loadConstraint(Contact& contact, std::uint32_t c, std::uint32_t slotA, std:
     constraint.reportsHits = contact.reportHitEvents;
     constraint.friction = contact.friction;
     constraint.restitution = contact.restitution;
-    loadConstraintPoints(constraint, contact.manifold);
 }
 
 // The constraints of the solved contacts, in contact order, and their summary.

@@ -22,8 +22,8 @@ struct ContactProblem {
 
     static constexpr std::size_t kCapacity = 1024;
 
-    /// A constraint between slots `a` and `b` and its manifold, which the caller fills and then
-    /// loads (load()).
+    /// A constraint between slots `a` and `b` and its manifold, which the caller fills: the solve
+    /// reads the points from it.
     detail::ContactConstraint& add(std::uint32_t a, std::uint32_t b) {
         manifolds.reserve(kCapacity);
         REQUIRE(manifolds.size() < kCapacity);
@@ -32,10 +32,6 @@ struct ContactProblem {
         c.bodyB = b;
         c.manifold = &manifolds.emplace_back();
         return c;
-    }
-    /// Every constraint's points from its manifold (anchors, separation, warm-start impulses).
-    void load() {
-        for (detail::ContactConstraint& c : constraints) loadConstraintPoints(c, *c.manifold);
     }
 };
 

@@ -105,7 +105,6 @@ ZeroProblem makeZeroProblem(std::uint32_t seed) {
             q.tangentImpulse = pick(offsets) * pick(impulses);
         }
     }
-    p.load();
     return p;
 }
 
