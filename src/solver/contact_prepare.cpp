@@ -54,6 +54,20 @@ void markJointedBodies(std::span<const JointConstraint> joints, std::size_t body
     }
 }
 
+void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold) {
+    constraint.normal = manifold.normal;
+    constraint.pointCount = manifold.pointCount;
+    for (int i = 0; i < manifold.pointCount; ++i) {
+        const ManifoldPoint& mp = manifold.points[i];
+        SolverPoint& p = constraint.points[i];
+        p.anchorA = mp.anchorA;
+        p.anchorB = mp.anchorB;
+        p.baseSeparation = baseSeparation(mp, manifold.normal);
+        p.normalImpulse = mp.normalImpulse;
+        p.tangentImpulse = mp.tangentImpulse;
+    }
+}
+
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c) {
     const PreparedBodies bodies = prepareBodies(context, c.bodyA, c.bodyB);
     c.invMassA = bodies.mA;

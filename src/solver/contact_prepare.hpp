@@ -81,7 +81,10 @@ struct PreparedPoint {
     return p;
 }
 
-/// Both of the above into a constraint whose points are loaded (loadConstraintPoints).
+/// Loads a constraint's points from its manifold (anchors, separation, warm-start impulses).
+void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);
+
+/// prepareBodies and preparePoint into a constraint whose points are loaded.
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c);
 
 } // namespace rigid2d::detail

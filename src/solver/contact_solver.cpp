@@ -199,20 +199,6 @@ Softness makeSoftness(float hertz, float dampingRatio, float h) noexcept {
     return {omega / a1, a2 * a3, a3};
 }
 
-void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold) {
-    constraint.normal = manifold.normal;
-    constraint.pointCount = manifold.pointCount;
-    for (int i = 0; i < manifold.pointCount; ++i) {
-        const ManifoldPoint& mp = manifold.points[i];
-        SolverPoint& p = constraint.points[i];
-        p.anchorA = mp.anchorA;
-        p.anchorB = mp.anchorB;
-        p.baseSeparation = baseSeparation(mp, manifold.normal);
-        p.normalImpulse = mp.normalImpulse;
-        p.tangentImpulse = mp.tangentImpulse;
-    }
-}
-
 namespace {
 
 struct SubstepSettings {

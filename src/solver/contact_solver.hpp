@@ -160,9 +160,6 @@ struct ContactSolverScratch {
 void colourContactsAhead(std::span<const SolverMotion> motions, const ConstraintSummary& summary,
                          ContactSolverScratch& scratch);
 
-/// Loads a constraint's points from a manifold (anchors, separation, warm-start impulses).
-void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);
-
 /// Runs the whole soft step over the bodies (`states`/`motions`, slot 0 = the static slot),
 /// `joints` (the revolute joints coloured and in wide blocks, then the rest one at a time in
 /// array order) and `constraints` (`summary` describes them), coloured and in wide blocks, on the
