@@ -169,7 +169,7 @@ void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float
 }
 
 // The scalar counterpart of storeWideImpulses: the constraint's impulses and approach speeds
-// into its manifold; whether it reports a hit.
+// into its manifold; whether it was hit (storeWideImpulses).
 bool storeImpulses(const ContactConstraint& c, float hitThreshold) {
     Manifold& manifold = *c.manifold;
     for (int i = 0; i < c.pointCount; ++i) {
@@ -181,7 +181,7 @@ bool storeImpulses(const ContactConstraint& c, float hitThreshold) {
         mp.approachSpeed = -p.approachVelocity;
     }
     float speed;
-    return c.reportsHits && hardestHit(manifold, speed) >= 0 && speed >= hitThreshold;
+    return hardestHit(manifold, speed) >= 0 && speed >= hitThreshold;
 }
 
 } // namespace

@@ -138,8 +138,8 @@ struct ContactSolverScratch {
     std::vector<StagePlan> plans;
     std::vector<SoftStepStage> stages;
     ParallelStages runner;
-    /// Per constraint, set where it reports a hit event: written by the solve as it stores the
-    /// impulses in the manifolds.
+    /// Per constraint, set where it was hit at SolverSettings::hitThreshold or faster: written by
+    /// the solve as it stores the impulses in the manifolds.
     std::vector<std::uint8_t> hitEvents;
     // The step's gather and write-back around the solve (step/solve.cpp): where each segment of
     // the contact array starts among the constraints; the slots of the bodies the write-back had

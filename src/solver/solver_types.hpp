@@ -64,7 +64,6 @@ struct ContactConstraint {
     /// step's warm start).
     Manifold* manifold = nullptr;
     float restitution = 0.0f;
-    bool reportsHits = false; ///< the contact reports hit events (SolverSettings::hitThreshold)
     float invMassA = 0.0f, invInertiaA = 0.0f; ///< copied at prepare: no second body lookup
     float invMassB = 0.0f, invInertiaB = 0.0f;
     Vec2 normal{};
@@ -73,8 +72,7 @@ struct ContactConstraint {
     SolverPoint points[kMaxManifoldPoints];
 };
 
-static_assert(offsetof(ContactConstraint, reportsHits) < 32 &&
-              offsetof(ContactConstraint, invMassA) <= 32);
+static_assert(offsetof(ContactConstraint, invMassA) <= 32);
 
 /// A manifold point's separation minus dot(anchorB - anchorA, normal): what the solve corrects by
 /// the bodies' motion (SolverPoint::baseSeparation).

@@ -42,7 +42,6 @@ void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const Con
         bits = static_cast<std::uint8_t>(set ? bits | bit : bits & ~bit);
     };
     setBit(w.bouncyLanes, c != nullptr && c->restitution != 0.0f);
-    setBit(w.hitLanes, c != nullptr && c->reportsHits);
     setBit(w.movableA, bodies.mA != 0.0f || bodies.iA != 0.0f);
     setBit(w.movableB, bodies.mB != 0.0f || bodies.iB != 0.0f);
     const int points = m != nullptr ? m->pointCount : 0;
@@ -155,8 +154,7 @@ void storeWideImpulses(std::span<const WideContact<W>> wide, float hitThreshold,
                 mp.approachSpeed = -q.approachVelocity[lane];
             }
             float speed;
-            hits[w.constraint[lane]] = (w.hitLanes >> lane & 1u) != 0 &&
-                                       hardestHit(manifold, speed) >= 0 && speed >= hitThreshold;
+            hits[w.constraint[lane]] = hardestHit(manifold, speed) >= 0 && speed >= hitThreshold;
         }
     }
 }

@@ -44,7 +44,6 @@ struct alignas(4 * W) WideContact {
     int pointCount = 0; ///< most points of a lane: 1 or 2
     /// Bit i set where lane i has a restitution: the restitution pass skips a block without.
     std::uint8_t bouncyLanes = 0;
-    std::uint8_t hitLanes = 0; ///< bit i set where lane i reports hits (reportsHits)
     /// Bit i set where lane i's body A (B) can move: only those are written back (movableLanes).
     std::uint8_t movableA = 0, movableB = 0;
     /// The 4-wide layout, which the golden hashes pin, runs a block's second point on all four of
@@ -78,7 +77,7 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
                       std::span<WideContact<W>> out, std::size_t begin, std::size_t end);
 
 /// Stores each used lane's impulses and approach speeds in its manifold, and whether it reports a
-/// hit of `hitThreshold` or more in `hits` (one flag per constraint).
+/// was hit at `hitThreshold` or faster in `hits` (one flag per constraint).
 template <int W>
 void storeWideImpulses(std::span<const WideContact<W>> wide, float hitThreshold,
                        std::span<std::uint8_t> hits);

@@ -198,7 +198,6 @@ void loadConstraint(Contact& contact, std::uint32_t c, std::uint32_t slotA, std:
     constraint.bodyB = slotB;
     constraint.contact = c;
     constraint.manifold = &contact.manifold;
-    constraint.reportsHits = contact.reportHitEvents;
     constraint.friction = contact.friction;
     constraint.restitution = contact.restitution;
 }

@@ -171,12 +171,15 @@ private:
     std::atomic<bool> m_anyRested{false}; // only ever set: the same for any schedule
 };
 
-// The hit events the solve flagged, in constraint (contact) order. A hit's point is the
+// The hit events of the hits the solve flagged, in constraint (contact) order, where the contact
+// reports them: the flag is read here, for the few hits, not by the gather for every contact (it
+// lies on another line of the contact than what the gather reads). A hit's point is the
 // manifold's, where the step found the contact (the bodies have moved on since).
 void reportHits(WorldState& state) {
     const std::span<const std::uint8_t> hits(state.solverScratch.hitEvents);
     for (std::size_t k = nextMarked(hits, 0); k < hits.size(); k = nextMarked(hits, k + 1)) {
         const Contact& contact = state.contacts[state.activeConstraints[k].contact];
+        if (!contact.reportHitEvents) continue;
         float speed;
         const int best = hardestHit(contact.manifold, speed);
         state.hitEvents.push_back({state.shapeId(contact.shapeA), state.shapeId(contact.shapeB),

@@ -68,3 +68,24 @@ TEST_CASE("contact begin, hit and end events") {
     world.step(kDefaultTimeStep);
     CHECK(world.contactEvents().end.empty());
 }
+
+TEST_CASE("hit events only where a shape of the contact enables them") {
+    // Two balls dropped side by side on a floor whose shape does not report hits: only the ball
+    // that does reports its landing.
+    World world(bruteForceDef());
+    ShapeDef quiet;
+    quiet.enableHitEvents = false;
+    createBox(world, {0.0f, -0.5f}, {10.0f, 0.5f}, quiet, BodyType::Static);
+    const BodyId loud = createCircle(world, {-2.0f, 3.0f}, 0.5f);
+    createCircle(world, {2.0f, 3.0f}, 0.5f, quiet);
+    int hits = 0;
+    for (int i = 0; i < 120; ++i) {
+        world.step(kDefaultTimeStep);
+        for (const ContactHitEvent& hit : world.contactEvents().hit) {
+            ++hits;
+            CHECK((world.shapeBody(hit.shapeA) == loud || world.shapeBody(hit.shapeB) == loud));
+            CHECK(hit.approachSpeed == doctest::Approx(7.07f).epsilon(0.05));
+        }
+    }
+    CHECK(hits == 1);
+}
