@@ -22,7 +22,6 @@ namespace rigid2d::detail {
 // The rule depends only on the pair and the joints, not on the contact's direction or history:
 // a boost that came and went from step to step would warm start the light body with an impulse
 // scaled for the boosted mass and launch it.
-
 void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uint32_t bodyB,
                     PreparedBodies& bodies) {
     const float maxRatio = context.maxMassRatio;

@@ -18,9 +18,8 @@ void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const Con
              const PrepareContext& context) {
     const Manifold* m = c != nullptr ? c->manifold : nullptr;
     const std::uint32_t bodyA = c != nullptr ? c->bodyA : 0, bodyB = c != nullptr ? c->bodyB : 0;
-    PreparedBodies bodies;
-    bodies.softness = {0.0f, 1.0f, 0.0f};
-    if (c != nullptr) bodies = prepareBodies(context, bodyA, bodyB);
+    const PreparedBodies bodies = c != nullptr ? prepareBodies(context, bodyA, bodyB)
+                                               : PreparedBodies{}; // a soft step of no mass
     const Vec2 n = m != nullptr ? m->normal : Vec2{};
     w.constraint[lane] = index;
     w.manifold[lane] = c != nullptr ? c->manifold : nullptr;
