@@ -68,6 +68,16 @@ struct Velocities {
     F vAx, vAy, wA, vBx, vBy, wB;
 };
 
+/// Lane by lane, the velocities of `a` where `mask` is set, else those of `b`: how a loop undoes
+/// a point's update in the lanes it does not apply to.
+template <class F>
+[[nodiscard]] RIGID2D_ALWAYS_INLINE Velocities<F> selectLanes(F mask, const Velocities<F>& a,
+                                                              const Velocities<F>& b) {
+    return {F::select(mask, a.vAx, b.vAx), F::select(mask, a.vAy, b.vAy),
+            F::select(mask, a.wA, b.wA),   F::select(mask, a.vBx, b.vBx),
+            F::select(mask, a.vBy, b.vBy), F::select(mask, a.wB, b.wB)};
+}
+
 template <class F>
 struct Masses {
     F mA, iA, mB, iB;

@@ -19,13 +19,7 @@ RIGID2D_ALWAYS_INLINE void keepShortLanes(const WideContact<F::width>& c, int po
                                           const Velocities<F>& before, Velocities<F>& v) {
     if constexpr (F::width > 4) {
         if (c.shortLanes == 0 || point + 1 < c.pointCount) return;
-        const F keep = F::maskOf(c.shortLanes);
-        v.vAx = F::select(keep, before.vAx, v.vAx);
-        v.vAy = F::select(keep, before.vAy, v.vAy);
-        v.wA = F::select(keep, before.wA, v.wA);
-        v.vBx = F::select(keep, before.vBx, v.vBx);
-        v.vBy = F::select(keep, before.vBy, v.vBy);
-        v.wB = F::select(keep, before.wB, v.wB);
+        v = selectLanes(F::maskOf(c.shortLanes), before, v);
     }
 }
 
@@ -159,12 +153,7 @@ void restituteWide(SolverState* bodies, WideContact<F::width>* blocks, std::size
             const F oldMax = F::load(p.maxNormalImpulse);
             F::store(p.maxNormalImpulse, F::select(bounce, F::max(oldMax, impulse), oldMax));
             applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
-            v.vAx = F::select(bounce, v.vAx, before.vAx);
-            v.vAy = F::select(bounce, v.vAy, before.vAy);
-            v.wA = F::select(bounce, v.wA, before.wA);
-            v.vBx = F::select(bounce, v.vBx, before.vBx);
-            v.vBy = F::select(bounce, v.vBy, before.vBy);
-            v.wB = F::select(bounce, v.wB, before.wB);
+            v = selectLanes(bounce, v, before);
         }
         scatter(bodies, c.bodyA, c.movableA, v.vAx, v.vAy, v.wA, a.dAngle);
         scatter(bodies, c.bodyB, c.movableB, v.vBx, v.vBy, v.wB, b.dAngle);
