@@ -53,7 +53,11 @@ void markJointedBodies(std::span<const JointConstraint> joints, std::size_t body
     }
 }
 
-void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold) {
+void loadConstraint(ContactConstraint& constraint) {
+    const ContactSurface& surface = *constraint.surface;
+    const Manifold& manifold = surface.manifold;
+    constraint.friction = surface.friction;
+    constraint.restitution = surface.restitution;
     constraint.normal = manifold.normal;
     constraint.pointCount = manifold.pointCount;
     for (int i = 0; i < manifold.pointCount; ++i) {

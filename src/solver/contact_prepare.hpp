@@ -81,8 +81,9 @@ struct PreparedPoint {
     return p;
 }
 
-/// Loads a constraint's points from its manifold (anchors, separation, warm-start impulses).
-void loadConstraintPoints(ContactConstraint& constraint, const Manifold& manifold);
+/// Loads a constraint solved one at a time from its surface: friction, restitution and the
+/// manifold's points (anchors, separation, warm-start impulses).
+void loadConstraint(ContactConstraint& constraint);
 
 /// prepareBodies and preparePoint into a constraint whose points are loaded.
 void prepareConstraint(const PrepareContext& context, ContactConstraint& c);

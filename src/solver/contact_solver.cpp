@@ -171,7 +171,7 @@ void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float
 // The scalar counterpart of storeWideImpulses: the constraint's impulses and approach speeds
 // into its manifold; whether it was hit (storeWideImpulses).
 bool storeImpulses(const ContactConstraint& c, float hitThreshold) {
-    Manifold& manifold = *c.manifold;
+    Manifold& manifold = c.surface->manifold;
     for (int i = 0; i < c.pointCount; ++i) {
         const SolverPoint& p = c.points[i];
         ManifoldPoint& mp = manifold.points[i];
@@ -262,7 +262,7 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
                                  jointed};
     for (JointConstraint& j : joints) prepareJoint(j, s.joint);
     for (ContactConstraint& c : constraints) {
-        loadConstraintPoints(c, *c.manifold);
+        loadConstraint(c);
         prepareConstraint(context, c);
     }
     for (int i = 0; i < s.substeps; ++i) {
@@ -443,7 +443,7 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
             break;
         case Kind::PrepareOverflow:
             for (const std::uint32_t c : overflow.subspan(first, count)) {
-                loadConstraintPoints(constraints[c], *constraints[c].manifold);
+                loadConstraint(constraints[c]);
                 prepareConstraint(step.context, constraints[c]);
             }
             break;
@@ -546,7 +546,7 @@ void summarizeConstraints(std::span<const ContactConstraint> constraints,
     summary.bouncy = false;
     for (std::size_t i = 0; i < constraints.size(); ++i) {
         summary.bodies[i] = {constraints[i].bodyA, constraints[i].bodyB};
-        summary.bouncy = summary.bouncy || constraints[i].restitution != 0.0f;
+        summary.bouncy = summary.bouncy || constraints[i].surface->restitution != 0.0f;
     }
 }
 

@@ -50,19 +50,27 @@ struct SolverPoint {
     float approachVelocity = 0.0f; ///< relative normal velocity at prepare (negative = closing)
 };
 
-/// A solved contact. The gather writes its first 32 bytes: the bodies, the contact and its
-/// manifold, which holds the points; the wide blocks are packed from the manifold, and store their
-/// impulses there. The rest is filled only for a constraint solved one at a time (the overflow
-/// list, the sequential solve): its points by loadConstraintPoints, its masses by
+/// The part of a contact the solver reads and writes: the pair's friction and restitution, read
+/// as its constraint is packed or loaded, and its manifold, which holds the points and takes the
+/// solved impulses back (the next step's warm start). A contact starts with it, so that the
+/// gather can point at it without reading the contact.
+struct ContactSurface {
+    float friction = 0.0f;
+    float restitution = 0.0f;
+    Manifold manifold;
+};
+
+/// A solved contact. The gather writes its first 24 bytes: the bodies, the contact and its
+/// surface; the wide blocks are packed from the surface and store their impulses in its manifold.
+/// The rest is filled only for a constraint solved one at a time (the overflow list, the
+/// sequential solve): its friction, restitution and points by loadConstraint, its masses by
 /// prepareConstraint.
 struct ContactConstraint {
     std::uint32_t bodyA = 0; ///< slot in the solver body array (0 = the static slot)
     std::uint32_t bodyB = 0;
     std::uint32_t contact = 0;
     float friction = 0.0f;
-    /// The contact's manifold: the points come from it, the impulses go back to it (the next
-    /// step's warm start).
-    Manifold* manifold = nullptr;
+    ContactSurface* surface = nullptr;
     float restitution = 0.0f;
     float invMassA = 0.0f, invInertiaA = 0.0f; ///< copied at prepare: no second body lookup
     float invMassB = 0.0f, invInertiaB = 0.0f;
@@ -72,7 +80,7 @@ struct ContactConstraint {
     SolverPoint points[kMaxManifoldPoints];
 };
 
-static_assert(offsetof(ContactConstraint, invMassA) <= 32);
+static_assert(offsetof(ContactConstraint, surface) + sizeof(ContactSurface*) <= 24);
 
 /// A manifold point's separation minus dot(anchorB - anchorA, normal): what the solve corrects by
 /// the bodies' motion (SolverPoint::baseSeparation).

@@ -16,18 +16,19 @@ namespace {
 template <int W>
 void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const ContactConstraint* c,
              const PrepareContext& context) {
-    const Manifold* m = c != nullptr ? c->manifold : nullptr;
+    ContactSurface* const surface = c != nullptr ? c->surface : nullptr;
+    const Manifold* m = surface != nullptr ? &surface->manifold : nullptr;
     const std::uint32_t bodyA = c != nullptr ? c->bodyA : 0, bodyB = c != nullptr ? c->bodyB : 0;
     const PreparedBodies bodies = c != nullptr ? prepareBodies(context, bodyA, bodyB)
                                                : PreparedBodies{}; // a soft step of no mass
     const Vec2 n = m != nullptr ? m->normal : Vec2{};
     w.constraint[lane] = index;
-    w.manifold[lane] = c != nullptr ? c->manifold : nullptr;
+    w.manifold[lane] = surface != nullptr ? &surface->manifold : nullptr;
     w.bodyA[lane] = bodyA;
     w.bodyB[lane] = bodyB;
     w.normalX[lane] = n.x;
     w.normalY[lane] = n.y;
-    w.friction[lane] = c != nullptr ? c->friction : 0.0f;
+    w.friction[lane] = surface != nullptr ? surface->friction : 0.0f;
     w.invMassA[lane] = bodies.mA;
     w.invInertiaA[lane] = bodies.iA;
     w.invMassB[lane] = bodies.mB;
@@ -35,12 +36,13 @@ void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const Con
     w.biasRate[lane] = bodies.softness.biasRate;
     w.massScale[lane] = bodies.softness.massScale;
     w.impulseScale[lane] = bodies.softness.impulseScale;
-    w.restitution[lane] = c != nullptr ? c->restitution : 0.0f;
+    const float restitution = surface != nullptr ? surface->restitution : 0.0f;
+    w.restitution[lane] = restitution;
     const auto bit = static_cast<std::uint8_t>(1u << lane);
     const auto setBit = [bit](std::uint8_t& bits, bool set) {
         bits = static_cast<std::uint8_t>(set ? bits | bit : bits & ~bit);
     };
-    setBit(w.bouncyLanes, c != nullptr && c->restitution != 0.0f);
+    setBit(w.bouncyLanes, restitution != 0.0f);
     setBit(w.movableA, bodies.mA != 0.0f || bodies.iA != 0.0f);
     setBit(w.movableB, bodies.mB != 0.0f || bodies.iB != 0.0f);
     const int points = m != nullptr ? m->pointCount : 0;
@@ -78,7 +80,7 @@ constexpr std::size_t kPrefetchAhead = 16;
 
 [[gnu::always_inline]] inline void prefetchInputs(const PrepareContext& context,
                                                   const ContactConstraint& c) {
-    prefetchRecord(*c.manifold);
+    prefetchRecord(*c.surface);
     __builtin_prefetch(&context.bodies[c.bodyA]);
     __builtin_prefetch(&context.bodies[c.bodyB]);
     __builtin_prefetch(&context.motions[c.bodyA]);
@@ -126,7 +128,7 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
                 prefetchInputs(context, constraints[order[position + kPrefetchAhead / 2]]);
             const std::uint32_t index = colour[first + lane];
             const ContactConstraint& c = constraints[index];
-            groupPoints[lane / 4] = std::max(groupPoints[lane / 4], c.manifold->pointCount);
+            groupPoints[lane / 4] = std::max(groupPoints[lane / 4], c.surface->manifold.pointCount);
             setLane(w, lane, index, &c, context);
         }
         w.pointCount = *std::max_element(std::begin(groupPoints), std::end(groupPoints));

@@ -36,7 +36,7 @@ template <int W>
 struct alignas(4 * W) WideContact {
     std::uint32_t bodyA[W], bodyB[W];
     std::uint32_t constraint[W]; ///< index into the constraint array, kNoConstraint if unused
-    Manifold* manifold[W];       ///< the constraint's (ContactConstraint::manifold)
+    Manifold* manifold[W];       ///< the manifold of the constraint's surface
     float normalX[W], normalY[W], friction[W];
     float invMassA[W], invInertiaA[W], invMassB[W], invInertiaB[W];
     float biasRate[W], massScale[W], impulseScale[W];
@@ -67,7 +67,7 @@ template <int W>
 void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks);
 
 /// Packs blocks [begin, end) of `out` (laid out by layOutWideContacts) from the constraints'
-/// manifolds, each lane prepared as it is written (contact_prepare.hpp), lanes in ascending
+/// surfaces, each lane prepared as it is written (contact_prepare.hpp), lanes in ascending
 /// constraint order as colouring.colour(k) lists them; the constraint records are only read (their
 /// first line), and the overflow list is left alone. Each block is written from its own constraints
 /// only, so the blocks may be packed in pieces, in any order.
@@ -76,8 +76,8 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
                       const ContactColouring& colouring, const ColourBlocks& blocks,
                       std::span<WideContact<W>> out, std::size_t begin, std::size_t end);
 
-/// Stores each used lane's impulses and approach speeds in its manifold, and whether it reports a
-/// was hit at `hitThreshold` or faster in `hits` (one flag per constraint).
+/// Stores each used lane's impulses and approach speeds in its manifold, and whether it was hit at
+/// `hitThreshold` or faster in `hits` (one flag per constraint).
 template <int W>
 void storeWideImpulses(std::span<const WideContact<W>> wide, float hitThreshold,
                        std::span<std::uint8_t> hits);

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "narrowphase/manifold_cache.hpp"
+#include "solver/solver_types.hpp"
 #include "state/body.hpp"
 
 namespace rigid2d::detail {
@@ -26,7 +27,9 @@ struct ContactEdge {
     std::uint32_t next = kNullIndex;
 };
 
-struct Contact {
+/// The solver's part (friction, restitution, manifold) comes first: the gather points the
+/// contact's constraint at it, and the solver reads and writes it alone.
+struct Contact : ContactSurface {
     bool live = false;
     bool touching = false; ///< manifold has points (sensor: the shapes overlap)
     bool sensor = false;   ///< one shape is a sensor: overlap events only, no response
@@ -39,9 +42,6 @@ struct Contact {
     std::uint32_t shapeA = kNullIndex; ///< shapeA < shapeB
     std::uint32_t shapeB = kNullIndex;
     ContactEdge edges[2];
-    float friction = 0.0f;
-    float restitution = 0.0f;
-    Manifold manifold;
     ManifoldCache cache; ///< polygonal pairs: the last full collision (manifold_cache.hpp)
 };
 

@@ -30,10 +30,11 @@ struct ContactStageScratch {
         std::size_t reused = 0;      ///< manifolds reused from their cache
     };
     /// What the gather that follows reads of a contact, so that it need not fetch the contact
-    /// (228 bytes) to learn whether it is solved.
+    /// (228 bytes) to learn whether it is solved and whether it bounces.
     struct Head {
         std::uint32_t bodyA = 0, bodyB = 0;
         std::uint32_t solvable = 0; ///< live, touching and not a sensor
+        std::uint32_t bouncy = 0;   ///< solvable, with a restitution
     };
     std::vector<std::uint8_t> updates; ///< contact slot -> what its narrow phase found
     /// Contact slot -> its Head. Kept between steps (a contact between two sleeping bodies does
@@ -58,6 +59,7 @@ struct ContactStageScratch {
         if (contact >= heads.size()) return;
         solvable -= heads[contact].solvable;
         heads[contact].solvable = 0;
+        heads[contact].bouncy = 0;
     }
 };
 

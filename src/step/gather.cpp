@@ -146,8 +146,8 @@ void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
 }
 
 // The solver slots of a contact's bodies if it takes part in the solve (touching, not a sensor,
-// an awake body), else nothing (false). From the head the contact stage left (its 12 bytes, not
-// the contact's 228: the gather reads every contact's, and touches only the solved contacts).
+// an awake body), else nothing (false). From the head the contact stage left (its 16 bytes, not
+// the contact's 228: the gather reads every contact's head, and no contact).
 [[nodiscard]] bool solvedSlots(const WorldState& state, const ContactStageScratch::Head& head,
                                std::uint32_t& slotA, std::uint32_t& slotB) {
     if (head.solvable == 0) return false;
@@ -157,15 +157,17 @@ void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
 }
 
 // The contacts of [begin, end) that solvedSlots takes, among those the contact stage updated:
-// their indices and slots to `contacts` and `bodies`, in order. Returns how many.
+// their indices and slots to `contacts` and `bodies`, in order; `bouncy` set if one of them has a
+// restitution. Returns how many.
 std::uint32_t listSolved(const WorldState& state, std::uint32_t begin, std::uint32_t end,
-                         std::uint32_t* contacts, ConstraintBodies* bodies) {
+                         std::uint32_t* contacts, ConstraintBodies* bodies, bool& bouncy) {
     const ContactStageScratch& stage = state.contactStage;
     std::uint32_t count = 0;
     for (std::uint32_t c = stage.nextUpdated(begin, end); c < end;
          c = stage.nextUpdated(c + 1, end)) {
         std::uint32_t slotA, slotB;
         if (!solvedSlots(state, stage.heads[c], slotA, slotB)) continue;
+        bouncy = bouncy || stage.heads[c].bouncy != 0;
         contacts[count] = c;
         bodies[count++] = {slotA, slotB};
     }
@@ -179,27 +181,31 @@ std::uint32_t listSolved(const WorldState& state, std::uint32_t begin, std::uint
 // workers: gather stage 0.280 -> 0.261 ms a step when this pass only counted.
 std::uint32_t listSolvedDense(const ContactStageScratch::Head* heads, const std::uint32_t* slots,
                               std::uint32_t begin, std::uint32_t end, std::uint32_t* contacts,
-                              ConstraintBodies* bodies) {
+                              ConstraintBodies* bodies, bool& bouncy) {
     std::uint32_t count = 0;
+    std::uint32_t anyBouncy = 0;
     for (std::uint32_t c = begin; c < end; ++c) {
         const ContactStageScratch::Head& head = heads[c];
         const std::uint32_t keep = 0u - head.solvable; // all ones or zero
         const std::uint32_t slotA = slots[head.bodyA & keep], slotB = slots[head.bodyB & keep];
         contacts[count] = c;
         bodies[count] = {slotA, slotB};
-        count += ((slotA | slotB) & keep) != 0 ? 1u : 0u;
+        const std::uint32_t solved = ((slotA | slotB) & keep) != 0 ? 1u : 0u;
+        anyBouncy |= head.bouncy & solved;
+        count += solved;
     }
+    bouncy = bouncy || anyBouncy != 0;
     return count;
 }
 
-void loadConstraint(Contact& contact, std::uint32_t c, std::uint32_t slotA, std::uint32_t slotB,
-                    ContactConstraint& constraint) {
+// A solved contact's constraint: what the gather knows without reading the contact (its head
+// told the rest), which leaves the contacts to the packing, which reads their surfaces.
+void pointConstraint(ContactSurface& surface, std::uint32_t c, std::uint32_t slotA,
+                     std::uint32_t slotB, ContactConstraint& constraint) {
     constraint.bodyA = slotA;
     constraint.bodyB = slotB;
     constraint.contact = c;
-    constraint.manifold = &contact.manifold;
-    constraint.friction = contact.friction;
-    constraint.restitution = contact.restitution;
+    constraint.surface = &surface;
 }
 
 // The constraints of the solved contacts, in contact order, and their summary.
@@ -217,6 +223,8 @@ void gatherConstraints(WorldState& state) {
     for (std::uint32_t c = 0; c < contactCount; ++c) {
         const Contact& contact = state.contacts[c];
         R2D_ASSERT(heads[c].solvable == (isSolvable(contact) ? 1u : 0u) &&
+                       heads[c].bouncy ==
+                           (isSolvable(contact) && contact.restitution != 0.0f ? 1u : 0u) &&
                        (!isSolvable(contact) || (heads[c].bodyA == contact.edges[0].body &&
                                                  heads[c].bodyB == contact.edges[1].body)),
                    "a contact's head, left by the contact stage, is stale");
@@ -237,12 +245,11 @@ void gatherConstraints(WorldState& state) {
              c = stage.nextUpdated(c + 1, contactCount)) {
             std::uint32_t slotA, slotB;
             if (!solvedSlots(state, heads[c], slotA, slotB)) continue;
-            Contact& contact = state.contacts[c];
             if (used == state.constraints.size())
                 state.constraints.resize(2 * used + 16); // not expected
             summary.bodies.push_back({slotA, slotB});
-            bouncy = bouncy || contact.restitution != 0.0f;
-            loadConstraint(contact, c, slotA, slotB, state.constraints[used++]);
+            bouncy = bouncy || heads[c].bouncy != 0;
+            pointConstraint(state.contacts[c], c, slotA, slotB, state.constraints[used++]);
         }
         summary.bouncy = bouncy;
         state.activeConstraints = std::span<ContactConstraint>(state.constraints.data(), used);
@@ -262,8 +269,10 @@ void gatherConstraints(WorldState& state) {
     std::uint32_t* const solvedContacts = scratch.solvedContacts.data();
     ConstraintBodies* const solvedBodies = scratch.solvedBodies.data();
     const std::uint32_t* const slots = state.bodySlots.data();
+    std::atomic<bool> bouncy{false}; // only ever set: the same for any schedule
     parallelFor(state.def, segments, kSegmentsPerPiece,
                 [&](std::int32_t first, std::int32_t last, std::int32_t) {
+                    bool pieceBouncy = false;
                     for (std::int32_t segment = first; segment < last; ++segment) {
                         const std::uint32_t begin =
                             static_cast<std::uint32_t>(segment) * kContactsPerSegment;
@@ -272,10 +281,11 @@ void gatherConstraints(WorldState& state) {
                         starts[static_cast<std::size_t>(segment) + 1] =
                             stage.sparse
                                 ? listSolved(state, begin, end, solvedContacts + begin,
-                                             solvedBodies + begin)
+                                             solvedBodies + begin, pieceBouncy)
                                 : listSolvedDense(heads, slots, begin, end, solvedContacts + begin,
-                                                  solvedBodies + begin);
+                                                  solvedBodies + begin, pieceBouncy);
                     }
+                    if (pieceBouncy) bouncy.store(true, std::memory_order_relaxed);
                 });
     for (std::size_t segment = 1; segment < starts.size(); ++segment)
         starts[segment] += starts[segment - 1];
@@ -287,21 +297,16 @@ void gatherConstraints(WorldState& state) {
                   solvedBodies + segment * kContactsPerSegment +
                       (starts[segment + 1] - starts[segment]),
                   summary.bodies.begin() + starts[segment]);
-    std::atomic<bool> bouncy{false}; // only ever set: the same for any schedule
     const auto load = [&](std::int32_t first, std::int32_t last, std::int32_t) {
-        bool pieceBouncy = false;
         for (auto segment = static_cast<std::size_t>(first);
              segment < static_cast<std::size_t>(last); ++segment) {
             const std::uint32_t* const contactOf = solvedContacts + segment * kContactsPerSegment;
             const ConstraintBodies* const slotsOf = solvedBodies + segment * kContactsPerSegment;
             ContactConstraint* const out = state.constraints.data() + starts[segment];
-            for (std::uint32_t k = 0; k < starts[segment + 1] - starts[segment]; ++k) {
-                Contact& contact = state.contacts[contactOf[k]];
-                pieceBouncy = pieceBouncy || contact.restitution != 0.0f;
-                loadConstraint(contact, contactOf[k], slotsOf[k].a, slotsOf[k].b, out[k]);
-            }
+            for (std::uint32_t k = 0; k < starts[segment + 1] - starts[segment]; ++k)
+                pointConstraint(state.contacts[contactOf[k]], contactOf[k], slotsOf[k].a,
+                                slotsOf[k].b, out[k]);
         }
-        if (pieceBouncy) bouncy.store(true, std::memory_order_relaxed);
     };
     ParallelFor<decltype(load)> loading(state.def, segments, kSegmentsPerPiece, load);
     colourContactsAhead(state.solverMotions, summary, scratch);

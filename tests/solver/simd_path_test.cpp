@@ -91,9 +91,9 @@ ZeroProblem makeZeroProblem(std::uint32_t seed) {
         const std::uint32_t a = body(rng), b = body(rng);
         if (a == b) continue;
         ContactConstraint& c = p.add(a, b);
-        Manifold& m = *c.manifold;
+        Manifold& m = c.surface->manifold;
         m.normal = pick(normals);
-        c.friction = p.constraints.size() % 2 == 0 ? 0.0f : 0.4f;
+        c.surface->friction = p.constraints.size() % 2 == 0 ? 0.0f : 0.4f;
         m.pointCount = std::uniform_int_distribution<int>(0, 4)(rng) == 0 ? 2 : 1;
         for (int k = 0; k < m.pointCount; ++k) {
             ManifoldPoint& q = m.points[k];

@@ -46,11 +46,11 @@ Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount, std::uint32_t c
     }
     auto addConstraint = [&](std::uint32_t a, std::uint32_t b) {
         ContactConstraint& c = p.add(a, b);
-        Manifold& m = *c.manifold;
+        Manifold& m = c.surface->manifold;
         const float angle = 3.14159265f * u(rng);
         m.normal = {std::cos(angle), std::sin(angle)};
-        c.friction = 0.3f + 0.3f * u(rng);
-        c.restitution = p.constraints.size() % 4 == 0 ? 0.5f : 0.0f;
+        c.surface->friction = 0.3f + 0.3f * u(rng);
+        c.surface->restitution = p.constraints.size() % 4 == 0 ? 0.5f : 0.0f;
         m.pointCount = p.constraints.size() % 3 == 0 ? 2 : 1;
         for (int k = 0; k < m.pointCount; ++k) {
             ManifoldPoint& q = m.points[k];
@@ -109,9 +109,9 @@ TEST_CASE("the wide coloured solve equals the sequential solve in colour order")
             checkSameBodies(wide.states, sequential.states);
             // The permuted constraints store into the sequential problem's manifolds.
             std::size_t stored = 0;
-            for (std::size_t k = 0; k < wide.manifolds.size(); ++k) {
-                const Manifold& a = wide.manifolds[k];
-                const Manifold& b = sequential.manifolds[k];
+            for (std::size_t k = 0; k < wide.surfaces.size(); ++k) {
+                const Manifold& a = wide.surfaces[k].manifold;
+                const Manifold& b = sequential.surfaces[k].manifold;
                 for (int i = 0; i < a.pointCount; ++i) {
                     checkSame(a.points[i].normalImpulse, b.points[i].normalImpulse);
                     checkSame(a.points[i].tangentImpulse, b.points[i].tangentImpulse);
@@ -120,7 +120,7 @@ TEST_CASE("the wide coloured solve equals the sequential solve in colour order")
                     stored += a.points[i].maxNormalImpulse > 0.0f ? 1 : 0;
                 }
             }
-            CHECK(stored > wide.manifolds.size() / 4); // the manifolds did take the impulses
+            CHECK(stored > wide.surfaces.size() / 4); // the manifolds did take the impulses
             // The static slot never moves.
             CHECK(wide.states[0].v.x == 0.0f);
             CHECK(wide.states[0].w == 0.0f);
@@ -137,9 +137,9 @@ TEST_CASE("a wide solve brings a resting box to rest: its weight on its two cont
     p.motions[1].invInertia = 6.0f;
     p.motions[1].linearAcceleration = {0.0f, -10.0f};
     ContactConstraint& c = p.add(0, 1);
-    Manifold& m = *c.manifold;
+    Manifold& m = c.surface->manifold;
     m.normal = {0.0f, 1.0f};
-    c.friction = 0.6f;
+    c.surface->friction = 0.6f;
     m.pointCount = 2;
     for (int i = 0; i < 2; ++i) {
         // The static slot's frame is put at the box centre: both anchors name the same point,
