@@ -53,8 +53,11 @@ void markJointedBodies(std::span<const JointConstraint> joints, std::size_t body
     }
 }
 
-void loadConstraint(ContactConstraint& constraint) {
-    const ContactSurface& surface = *constraint.surface;
+void loadConstraint(const ContactConstraint& from, ScalarContact& constraint) {
+    constraint.bodyA = from.bodyA;
+    constraint.bodyB = from.bodyB;
+    constraint.surface = from.surface;
+    const ContactSurface& surface = *from.surface;
     const Manifold& manifold = surface.manifold;
     constraint.friction = surface.friction;
     constraint.restitution = surface.restitution;
@@ -71,7 +74,7 @@ void loadConstraint(ContactConstraint& constraint) {
     }
 }
 
-void prepareConstraint(const PrepareContext& context, ContactConstraint& c) {
+void prepareConstraint(const PrepareContext& context, ScalarContact& c) {
     const PreparedBodies bodies = prepareBodies(context, c.bodyA, c.bodyB);
     c.invMassA = bodies.mA;
     c.invInertiaA = bodies.iA;

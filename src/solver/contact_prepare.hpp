@@ -81,11 +81,11 @@ struct PreparedPoint {
     return p;
 }
 
-/// Loads a constraint solved one at a time from its surface: friction, restitution and the
-/// manifold's points (anchors, separation, warm-start impulses).
-void loadConstraint(ContactConstraint& constraint);
+/// Loads `constraint`, to be solved one at a time, from `from`: its bodies and, from its surface,
+/// friction, restitution and the manifold's points (anchors, separation, warm-start impulses).
+void loadConstraint(const ContactConstraint& from, ScalarContact& constraint);
 
 /// prepareBodies and preparePoint into a constraint whose points are loaded.
-void prepareConstraint(const PrepareContext& context, ContactConstraint& c);
+void prepareConstraint(const PrepareContext& context, ScalarContact& c);
 
 } // namespace rigid2d::detail

@@ -24,7 +24,7 @@ struct PairVelocity {
     }
     /// Writes back only a body the constraint can move: an immovable one (the static slot, a
     /// kinematic body) is shared by constraints that workers solve at the same time.
-    void store(const ContactConstraint& c, SolverState& a, SolverState& b) const noexcept {
+    void store(const ScalarContact& c, SolverState& a, SolverState& b) const noexcept {
         if (c.invMassA != 0.0f || c.invInertiaA != 0.0f) {
             a.v = vA;
             a.w = wA;
@@ -39,7 +39,7 @@ struct PairVelocity {
         return vB + cross(wB, p.anchorB) - vA - cross(wA, p.anchorA);
     }
     /// Impulse P at the point: -P on body A, +P on body B.
-    void apply(const ContactConstraint& c, const SolverPoint& p, Vec2 P) noexcept {
+    void apply(const ScalarContact& c, const SolverPoint& p, Vec2 P) noexcept {
         vA -= c.invMassA * P;
         wA -= c.invInertiaA * cross(p.anchorA, P);
         vB += c.invMassB * P;
@@ -83,7 +83,7 @@ void integratePositions(std::span<SolverState> bodies, std::size_t begin, std::s
     }
 }
 
-void warmStart(std::span<SolverState> bodies, const ContactConstraint& c) {
+void warmStart(std::span<SolverState> bodies, const ScalarContact& c) {
     SolverState& a = bodies[c.bodyA];
     SolverState& b = bodies[c.bodyB];
     PairVelocity v = PairVelocity::load(a, b);
@@ -96,7 +96,7 @@ void warmStart(std::span<SolverState> bodies, const ContactConstraint& c) {
     v.store(c, a, b);
 }
 
-void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inverseH,
+void solveContact(std::span<SolverState> bodies, ScalarContact& c, float inverseH,
                   float maxPushSpeed, bool useBias) {
     SolverState& a = bodies[c.bodyA];
     SolverState& b = bodies[c.bodyB];
@@ -141,7 +141,7 @@ void solveContact(std::span<SolverState> bodies, ContactConstraint& c, float inv
     v.store(c, a, b);
 }
 
-void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float threshold) {
+void applyRestitution(std::span<SolverState> bodies, ScalarContact& c, float threshold) {
     if (c.restitution == 0.0f) return;
     // Only points that were closing fast and actually pushed bounce. Most constraints of a bouncy
     // scene have none (resting, sliding or speculative): their bodies are not even read.
@@ -170,7 +170,7 @@ void applyRestitution(std::span<SolverState> bodies, ContactConstraint& c, float
 
 // The scalar counterpart of storeWideImpulses: the constraint's impulses and approach speeds
 // into its manifold; whether it was hit (storeWideImpulses).
-bool storeImpulses(const ContactConstraint& c, float hitThreshold) {
+bool storeImpulses(const ScalarContact& c, float hitThreshold) {
     Manifold& manifold = c.surface->manifold;
     for (int i = 0; i < c.pointCount; ++i) {
         const SolverPoint& p = c.points[i];
@@ -252,7 +252,7 @@ void colourJoints(std::span<JointConstraint> joints, const ConstraintSummary& su
 
 void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
                              std::span<JointConstraint> joints,
-                             std::span<ContactConstraint> constraints,
+                             std::span<const ContactConstraint> constraints,
                              const SolverSettings& settings) {
     const SubstepSettings s = substepSettings(settings);
     const float push = settings.maxContactPushSpeed;
@@ -261,24 +261,24 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
     const PrepareContext context{bodies, motions, s.contact, s.stiff, settings.maxMassRatio,
                                  jointed};
     for (JointConstraint& j : joints) prepareJoint(j, s.joint);
-    for (ContactConstraint& c : constraints) {
-        loadConstraint(c);
-        prepareConstraint(context, c);
+    std::vector<ScalarContact> contacts(constraints.size());
+    for (std::size_t i = 0; i < constraints.size(); ++i) {
+        loadConstraint(constraints[i], contacts[i]);
+        prepareConstraint(context, contacts[i]);
     }
     for (int i = 0; i < s.substeps; ++i) {
         integrateVelocities(bodies, motions, 1, bodies.size(), s.h, settings.maxLinearSpeed,
                             settings.maxAngularSpeed);
         for (const JointConstraint& j : joints) warmStartJoint(bodies, j);
-        for (const ContactConstraint& c : constraints) warmStart(bodies, c);
+        for (const ScalarContact& c : contacts) warmStart(bodies, c);
         for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, true);
-        for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, true);
+        for (ScalarContact& c : contacts) solveContact(bodies, c, s.inverseH, push, true);
         integratePositions(bodies, 1, bodies.size(), s.h);
         for (JointConstraint& j : joints) solveJoint(bodies, j, s.joint, false);
-        for (ContactConstraint& c : constraints) solveContact(bodies, c, s.inverseH, push, false);
+        for (ScalarContact& c : contacts) solveContact(bodies, c, s.inverseH, push, false);
     }
-    for (ContactConstraint& c : constraints)
-        applyRestitution(bodies, c, settings.restitutionThreshold);
-    for (const ContactConstraint& c : constraints) (void)storeImpulses(c, settings.hitThreshold);
+    for (ScalarContact& c : contacts) applyRestitution(bodies, c, settings.restitutionThreshold);
+    for (const ScalarContact& c : contacts) (void)storeImpulses(c, settings.hitThreshold);
 }
 
 namespace {
@@ -376,7 +376,7 @@ struct SoftStep {
     std::span<SolverState> bodies;
     std::span<const SolverMotion> motions;
     std::span<JointConstraint> joints;
-    std::span<ContactConstraint> constraints;
+    std::span<const ContactConstraint> constraints;
     const SolverSettings& settings;
     const SubstepSettings& s;
     const PrepareContext& context;
@@ -391,7 +391,7 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
                  ContactSolverScratch& scratch, const WorldDef* scheduler) {
     const std::span<SolverState> bodies = step.bodies;
     const std::span<JointConstraint> joints = step.joints;
-    const std::span<ContactConstraint> constraints = step.constraints;
+    const std::span<const ContactConstraint> constraints = step.constraints;
     const SubstepSettings& s = step.s;
     const float push = step.settings.maxContactPushSpeed;
     layOutWideContacts<W>(scratch.colouring, scratch.contactBlocks);
@@ -402,6 +402,8 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     const std::span<WideJoint<W>> wideJoints(blocks.points);
     const std::span<WideRevolute<W>> wideRevolutes(blocks.revolutes);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
+    scratch.overflowContacts.resize(overflow.size());
+    const std::span<ScalarContact> scalar(scratch.overflowContacts); // in the overflow's order
 
     using Kind = SoftStepStageKind;
     const bool parallel = scheduler != nullptr && runsInParallel(*scheduler);
@@ -442,9 +444,9 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
                                 wide, first, first + count);
             break;
         case Kind::PrepareOverflow:
-            for (const std::uint32_t c : overflow.subspan(first, count)) {
-                loadConstraint(constraints[c]);
-                prepareConstraint(step.context, constraints[c]);
+            for (std::size_t i = first; i < first + count; ++i) {
+                loadConstraint(constraints[overflow[i]], scalar[i]);
+                prepareConstraint(step.context, scalar[i]);
             }
             break;
         case Kind::IntegrateVelocities:
@@ -466,8 +468,7 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
             kernels.warmStartContacts(state, wide.data() + first, count);
             break;
         case Kind::WarmStartOverflow:
-            for (const std::uint32_t c : overflow.subspan(first, count))
-                warmStart(bodies, constraints[c]);
+            for (const ScalarContact& c : scalar.subspan(first, count)) warmStart(bodies, c);
             break;
         case Kind::SolvePoints:
             kernels.solvePoints(state, wideJoints.data() + first, count, s.joint, bias);
@@ -483,15 +484,15 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
             kernels.solveContacts(state, wide.data() + first, count, s.inverseH, push, bias);
             break;
         case Kind::SolveOverflow:
-            for (const std::uint32_t c : overflow.subspan(first, count))
-                solveContact(bodies, constraints[c], s.inverseH, push, bias);
+            for (ScalarContact& c : scalar.subspan(first, count))
+                solveContact(bodies, c, s.inverseH, push, bias);
             break;
         case Kind::StoreContactImpulses:
             storeWideImpulses<W>(wide.subspan(first, count), step.settings.hitThreshold, hits);
             break;
         case Kind::StoreOverflowImpulses:
-            for (const std::uint32_t c : overflow.subspan(first, count))
-                hits[c] = storeImpulses(constraints[c], step.settings.hitThreshold) ? 1 : 0;
+            for (std::size_t i = first; i < first + count; ++i)
+                hits[overflow[i]] = storeImpulses(scalar[i], step.settings.hitThreshold) ? 1 : 0;
             break;
         case Kind::StorePointImpulses:
             storeWideJointImpulses<W>(wideJoints.subspan(first, count), {}, joints);
@@ -504,8 +505,8 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
                                       step.settings.restitutionThreshold);
             break;
         case Kind::RestituteOverflow:
-            for (const std::uint32_t c : overflow.subspan(first, count))
-                applyRestitution(bodies, constraints[c], step.settings.restitutionThreshold);
+            for (ScalarContact& c : scalar.subspan(first, count))
+                applyRestitution(bodies, c, step.settings.restitutionThreshold);
             break;
         case Kind::StoreBodies:
             (*step.store)(static_cast<std::uint32_t>(first),
@@ -551,10 +552,10 @@ void summarizeConstraints(std::span<const ContactConstraint> constraints,
 }
 
 void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> motions,
-                   std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
-                   const ConstraintSummary& summary, const SolverSettings& settings,
-                   ContactSolverScratch& scratch, const WorldDef* scheduler,
-                   const SlotStore* store) {
+                   std::span<JointConstraint> joints,
+                   std::span<const ContactConstraint> constraints, const ConstraintSummary& summary,
+                   const SolverSettings& settings, ContactSolverScratch& scratch,
+                   const WorldDef* scheduler, const SlotStore* store) {
     R2D_ASSERT(summary.bodies.size() == constraints.size(), "the summary is of other constraints");
     const SubstepSettings s = substepSettings(settings);
 

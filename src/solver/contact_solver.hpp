@@ -81,8 +81,8 @@ struct WideBlocks {
 
 /// What the coloured solve reads of the constraints before it prepares them: their body slots (for
 /// the colouring) and whether any bounces (for the restitution stage). The step's gather writes it
-/// as it loads the constraints, so that neither the solve nor the continuous stage walks the
-/// constraint array (150 bytes a constraint) for these few bytes.
+/// before it writes the constraints, so that the colouring can run while the workers write them;
+/// the continuous and sleep stages read the body slots here too.
 struct ConstraintSummary {
     std::vector<ConstraintBodies> bodies; ///< per constraint, in the same order
     bool bouncy = false;                  ///< some constraint has a restitution
@@ -141,6 +141,8 @@ struct ContactSolverScratch {
     /// Per constraint, set where it was hit at SolverSettings::hitThreshold or faster: written by
     /// the solve as it stores the impulses in the manifolds.
     std::vector<std::uint8_t> hitEvents;
+    /// The overflow list's constraints, solved one at a time, in the list's order.
+    std::vector<ScalarContact> overflowContacts;
     // The step's gather and write-back around the solve (step/solve.cpp): where each segment of
     // the contact array starts among the constraints; the slots of the bodies the write-back had
     // to reset.
@@ -173,17 +175,17 @@ void colourContactsAhead(std::span<const SolverMotion> motions, const Constraint
 /// 1.. once (their states are then final), from the same workers: a range goes mostly to the
 /// worker that integrated those bodies, whose cache holds their states.
 void solveSoftStep(std::span<SolverState> states, std::span<const SolverMotion> motions,
-                   std::span<JointConstraint> joints, std::span<ContactConstraint> constraints,
-                   const ConstraintSummary& summary, const SolverSettings& settings,
-                   ContactSolverScratch& scratch, const WorldDef* scheduler = nullptr,
-                   const SlotStore* store = nullptr);
+                   std::span<JointConstraint> joints,
+                   std::span<const ContactConstraint> constraints, const ConstraintSummary& summary,
+                   const SolverSettings& settings, ContactSolverScratch& scratch,
+                   const WorldDef* scheduler = nullptr, const SlotStore* store = nullptr);
 
 /// The same step with every joint and constraint solved one at a time in array order: the
 /// reference the coloured solve equals when `joints` and `constraints` are given in its solve
 /// order (tests).
 void solveSoftStepSequential(std::span<SolverState> states, std::span<const SolverMotion> motions,
                              std::span<JointConstraint> joints,
-                             std::span<ContactConstraint> constraints,
+                             std::span<const ContactConstraint> constraints,
                              const SolverSettings& settings);
 
 } // namespace rigid2d::detail

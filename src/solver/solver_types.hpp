@@ -60,17 +60,24 @@ struct ContactSurface {
     Manifold manifold;
 };
 
-/// A solved contact. The gather writes its first 24 bytes: the bodies, the contact and its
-/// surface; the wide blocks are packed from the surface and store their impulses in its manifold.
-/// The rest is filled only for a constraint solved one at a time (the overflow list, the
-/// sequential solve): its friction, restitution and points by loadConstraint, its masses by
-/// prepareConstraint.
+/// A solved contact as the gather lists it, 24 bytes, dense and in contact order: its bodies, the
+/// contact and its surface. The wide blocks are packed from the surface and store their impulses
+/// in its manifold; a constraint solved one at a time is loaded into a ScalarContact.
 struct ContactConstraint {
     std::uint32_t bodyA = 0; ///< slot in the solver body array (0 = the static slot)
     std::uint32_t bodyB = 0;
     std::uint32_t contact = 0;
-    float friction = 0.0f;
     ContactSurface* surface = nullptr;
+};
+
+/// A contact constraint solved one at a time (the overflow list, the sequential solve): its
+/// friction, restitution and points loaded from its surface by loadConstraint, its masses by
+/// prepareConstraint.
+struct ScalarContact {
+    std::uint32_t bodyA = 0; ///< slot in the solver body array (0 = the static slot)
+    std::uint32_t bodyB = 0;
+    ContactSurface* surface = nullptr;
+    float friction = 0.0f;
     float restitution = 0.0f;
     float invMassA = 0.0f, invInertiaA = 0.0f; ///< copied at prepare: no second body lookup
     float invMassB = 0.0f, invInertiaB = 0.0f;
@@ -80,7 +87,7 @@ struct ContactConstraint {
     SolverPoint points[kMaxManifoldPoints];
 };
 
-static_assert(offsetof(ContactConstraint, surface) + sizeof(ContactSurface*) <= 24);
+static_assert(sizeof(ContactConstraint) == 24);
 
 /// A manifold point's separation minus dot(anchorB - anchorA, normal): what the solve corrects by
 /// the bodies' motion (SolverPoint::baseSeparation).

@@ -68,9 +68,8 @@ void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks)
 
 /// Packs blocks [begin, end) of `out` (laid out by layOutWideContacts) from the constraints'
 /// surfaces, each lane prepared as it is written (contact_prepare.hpp), lanes in ascending
-/// constraint order as colouring.colour(k) lists them; the constraint records are only read (their
-/// first line), and the overflow list is left alone. Each block is written from its own constraints
-/// only, so the blocks may be packed in pieces, in any order.
+/// constraint order as colouring.colour(k) lists them; the overflow list is left alone. Each block
+/// is written from its own constraints only, so the blocks may be packed in pieces, in any order.
 template <int W>
 void packWideContacts(const PrepareContext& context, std::span<const ContactConstraint> constraints,
                       const ContactColouring& colouring, const ColourBlocks& blocks,

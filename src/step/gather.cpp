@@ -210,8 +210,7 @@ void pointConstraint(ContactSurface& surface, std::uint32_t c, std::uint32_t slo
 
 // The constraints of the solved contacts, in contact order, and their summary.
 void gatherConstraints(WorldState& state) {
-    // Grown, never shrunk: every field of a used constraint is written below or in the solver,
-    // so re-initialising them each step would only cost memory traffic.
+    // Grown, never shrunk: every field of a used constraint is written below.
     if (state.constraints.size() < state.stats.touchingContacts)
         state.constraints.resize(state.stats.touchingContacts);
     ConstraintSummary& summary = state.solverScratch.summary;

@@ -26,7 +26,7 @@ void sleepAndFinish(WorldState& state) {
     }
     // One link per constraint, in constraint order; a constraint with a side that is not
     // dynamic links its awake body to itself, which joins nothing. The slots are read from the
-    // solver's compact list of them, not from the constraint records (a tenth of their bytes).
+    // solver's compact list of them, not from the constraints (a third of their bytes).
     const std::span<const ConstraintBodies> constraints(state.solverScratch.summary.bodies);
     scratch.islandLinks.resize(2 * constraints.size());
     parallelFor(state.def, static_cast<std::int32_t>(constraints.size()), kLinksPerPiece,
