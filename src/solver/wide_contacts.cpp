@@ -4,18 +4,20 @@
 #include <cstddef>
 #include <iterator>
 
+#include "core/always_inline.hpp"
 #include "core/prefetch.hpp"
 
 namespace rigid2d::detail {
 
 namespace {
 
-// Lane `lane` of `w` from `c`, prepared from its manifold as it is written; a missing constraint
+// Lane `lane` of `w` from `c`, prepared from its surface as it is written; a missing constraint
 // or point gets zeros (static slot, no mass, no impulse), which the solve turns into zero
-// impulses.
+// impulses. Inlined by force: the packing's two calls then drop the checks for a missing
+// constraint that do not apply to them (GCC stopped inlining it as it grew).
 template <int W>
-void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index, const ContactConstraint* c,
-             const PrepareContext& context) {
+RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index,
+                                   const ContactConstraint* c, const PrepareContext& context) {
     ContactSurface* const surface = c != nullptr ? c->surface : nullptr;
     const Manifold* m = surface != nullptr ? &surface->manifold : nullptr;
     const std::uint32_t bodyA = c != nullptr ? c->bodyA : 0, bodyB = c != nullptr ? c->bodyB : 0;
