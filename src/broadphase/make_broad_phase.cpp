@@ -43,10 +43,14 @@ std::string_view toString(BroadPhaseType type) noexcept {
 BroadPhaseType broadPhaseTypeFromString(std::string_view name) {
     for (const auto& entry : kNames)
         if (entry.name == name) return entry.type;
+    // The list comes from the table, so a new kind cannot be left out of the message.
+    std::string known;
+    for (const auto& entry : kNames) {
+        if (!known.empty()) known += ", ";
+        known += entry.name;
+    }
     detail::refuse("broadPhaseTypeFromString", "name",
-                   "must be one of brute_force, grid, spatial_hash, sap, tree, "
-                   "hierarchical_hash, got '" +
-                       std::string(name) + "'");
+                   "must be one of " + known + ", got '" + std::string(name) + "'");
 }
 
 std::unique_ptr<BroadPhase> makeBroadPhase(BroadPhaseType type, const BroadPhaseConfig& config) {

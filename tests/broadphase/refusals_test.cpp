@@ -133,6 +133,16 @@ TEST_CASE("broad phases: every type in kAllBroadPhaseTypes is constructible") {
         CHECK(static_cast<int>(broadPhaseTypeFromString(toString(type))) == static_cast<int>(type));
     }
     CHECK_THROWS_AS((void)broadPhaseTypeFromString("octree"), Error);
+    // The refusal lists every name it would accept.
+    try {
+        (void)broadPhaseTypeFromString("octree");
+    } catch (const Error& e) {
+        const std::string message = e.what();
+        for (BroadPhaseType type : kAllBroadPhaseTypes) {
+            INFO("broad phase: " << nameOf(type) << ", message: " << message);
+            CHECK(message.find(std::string(toString(type))) != std::string::npos);
+        }
+    }
 }
 
 TEST_CASE("broad phases: moveMany refuses a bad batch, naming the entry, and changes nothing") {
