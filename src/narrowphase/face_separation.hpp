@@ -15,9 +15,12 @@ struct FaceSeparation {
     int edge;
 };
 
+// The readers below take any polygon type with count, vertices and normals: a Polygon, or the
+// unfilled copy of one that the collision places in another frame (collide_polygons.cpp).
+
 /// Largest separation of `other` along one of `poly`'s edge normals; the first face wins ties.
-[[nodiscard]] inline FaceSeparation maxSeparation(const Polygon& poly,
-                                                  const Polygon& other) noexcept {
+template <class P, class Q>
+[[nodiscard]] FaceSeparation maxSeparation(const P& poly, const Q& other) noexcept {
     FaceSeparation best{-INFINITY, 0};
     for (int i = 0; i < poly.count; ++i) {
         float s = INFINITY;
@@ -32,7 +35,8 @@ struct FaceSeparation {
 }
 
 /// Four vertices with pairwise opposite normals: a parallelogram, which every box is.
-[[nodiscard]] inline bool isParallelogram(const Polygon& p) noexcept {
+template <class P>
+[[nodiscard]] bool isParallelogram(const P& p) noexcept {
     const Vec2* n = p.normals;
     return p.count == 4 && n[2].x == -n[0].x && n[2].y == -n[0].y && n[3].x == -n[1].x &&
            n[3].y == -n[1].y;
@@ -41,8 +45,8 @@ struct FaceSeparation {
 /// maxSeparation for two parallelograms. `other`'s vertices are c +- u +- v, so its least reach
 /// along a normal n is n.c - |n.u| - |n.v|: three dot products per face instead of four vertices.
 /// Equal to the vertex search up to rounding; the first face wins ties as there.
-[[nodiscard]] inline FaceSeparation maxSeparationOfParallelograms(const Polygon& poly,
-                                                                  const Polygon& other) noexcept {
+template <class P, class Q>
+[[nodiscard]] FaceSeparation maxSeparationOfParallelograms(const P& poly, const Q& other) noexcept {
     const Vec2 c = 0.5f * (other.vertices[0] + other.vertices[2]);
     const Vec2 u = 0.5f * (other.vertices[1] - other.vertices[0]);
     const Vec2 v = 0.5f * (other.vertices[3] - other.vertices[0]);
