@@ -16,7 +16,10 @@ struct FaceSeparation {
 };
 
 // The readers below take any polygon type with count, vertices and normals: a Polygon, or the
-// unfilled copy of one that the collision places in another frame (collide_polygons.cpp).
+// unfilled copy of one that the collision places in another frame (collide_polygons.cpp). They
+// are not declared inline: GCC then folds the box search's two instances into one, inlines that,
+// and warns (falsely) of reads past the copy. Out of line they also took fewer instructions than
+// inlined by force.
 
 /// Largest separation of `other` along one of `poly`'s edge normals; the first face wins ties.
 template <class P, class Q>
