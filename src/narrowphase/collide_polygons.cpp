@@ -241,28 +241,26 @@ Manifold collidePolygonCircle(const Polygon& a, const Transform& xfA, const Circ
     Vec2 closest = c - face.separation * normal;
     float separation = face.separation - radius;
     if (face.separation >= 0.0f) {
-        // Outside the core (or on its edge): the closest point may be a corner, whose normal points
-        // at the centre. A two-vertex core (capsule, segment) always lands here: its opposite
-        // normals give a separation >= 0 even for a centre on its line beyond an end.
-        float best = INFINITY;
-        for (int i = 0; i < a.count; ++i) {
-            const Vec2 v1 = a.vertices[i];
-            const Vec2 e = a.vertices[i + 1 < a.count ? i + 1 : 0] - v1;
-            const float u = std::clamp(dot(c - v1, e) / dot(e, e), 0.0f, 1.0f);
-            const Vec2 q = v1 + u * e;
-            const float d2 = dot(c - q, c - q);
-            if (d2 < best) {
-                best = d2;
-                closest = q;
-            }
+        // Outside the core (or on its edge): the closest point of the core lies on the face of
+        // largest separation, ends included, since the normals around a corner bracket the
+        // direction from it to the centre. Past an end it is that corner, whose normal points at
+        // the centre; else the face's foot of the centre. A two-vertex core (capsule, segment)
+        // always lands here: its opposite normals give a separation >= 0 even for a centre on its
+        // line beyond an end.
+        const Vec2 v1 = a.vertices[face.edge];
+        const Vec2 v2 = a.vertices[face.edge + 1 < a.count ? face.edge + 1 : 0];
+        const bool pastV1 = dot(c - v1, v2 - v1) < 0.0f;
+        if (pastV1 || dot(c - v2, v1 - v2) < 0.0f) {
+            closest = pastV1 ? v1 : v2;
+            const Vec2 toCentre = c - closest;
+            const float dist = std::sqrt(dot(toCentre, toCentre));
+            if (dist > 1e-9f) normal = toCentre / dist;
+            separation = dist - radius;
         }
-        const float dist = std::sqrt(best);
-        if (dist > 1e-9f) {
-            normal = (c - closest) / dist;
-        }
-        separation = dist - radius;
     }
     if (separation > speculativeDistance) {
+        // The distance itself: no closer than that, as a separating axis would say.
+        if (apart != nullptr) *apart = separation;
         return {};
     }
     Manifold m;

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <vector>
 
+#include "broadphase/scenarios.hpp"
 #include "narrowphase/collide_polygons.hpp"
+#include "rigid2d/error.hpp"
 #include "rigid2d/geometry.hpp"
 
 using namespace rigid2d;
@@ -249,6 +251,88 @@ TEST_CASE("polygon-circle: turned and rounded polygons, speculative reach") {
     REQUIRE(near.pointCount == 1);
     CHECK(near.points[0].separation == doctest::Approx(0.02f).epsilon(1e-3));
     CHECK(collidePolygonCircle(soft, at({0, 0}), ball, at({0, 0.87f}), 0.01f).pointCount == 0);
+}
+
+namespace {
+
+// The distance from `c` to the polygon's core, by every edge: what the routine finds from the
+// face of largest separation alone.
+float coreDistance(const Polygon& polygon, Vec2 c) {
+    float best = INFINITY;
+    for (int i = 0; i < polygon.count; ++i) {
+        const Vec2 v1 = polygon.vertices[i];
+        const Vec2 e = polygon.vertices[(i + 1) % polygon.count] - v1;
+        const float u = std::clamp(dot(c - v1, e) / dot(e, e), 0.0f, 1.0f);
+        const Vec2 d = c - (v1 + u * e);
+        best = std::min(best, std::sqrt(dot(d, d)));
+    }
+    return best;
+}
+
+bool insideCore(const Polygon& polygon, Vec2 c) {
+    for (int i = 0; i < polygon.count; ++i)
+        if (dot(polygon.normals[i], c - polygon.vertices[i]) > 0.0f) return false;
+    return polygon.count > 2;
+}
+
+} // namespace
+
+TEST_CASE("polygon-circle: outside the core, the separation is the distance to every edge") {
+    // Random convex polygons of 3 to 8 vertices (some rounded, some slivers) and capsules; circle
+    // centres all around them, near corners most of all.
+    test::SplitMix64 rng(4242);
+    int corners = 0, faces = 0, apartChecked = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        Polygon polygon;
+        const float rounding = rng.chance(0.3f) ? rng.uniform(0.0f, 0.2f) : 0.0f;
+        if (trial % 5 == 0) {
+            polygon = makeCapsulePolygon({{rng.uniform(-1, 0), rng.uniform(-1, 1)},
+                                          {rng.uniform(0, 1), rng.uniform(-1, 1)},
+                                          0.05f + rounding});
+        } else {
+            std::vector<Vec2> points;
+            const int count = 3 + static_cast<int>(rng.below(6));
+            const float sx = rng.logUniform(0.05f, 2.0f), sy = rng.logUniform(0.05f, 2.0f);
+            for (int k = 0; k < count; ++k) {
+                const float angle = rng.uniform(0.0f, 2.0f * kPi);
+                points.push_back({sx * std::cos(angle), sy * std::sin(angle)});
+            }
+            try {
+                polygon = makePolygon(points, rounding);
+            } catch (const Error&) {
+                continue; // points too close or in a line
+            }
+        }
+        const Circle ball{{0, 0}, rng.uniform(0.01f, 0.5f)};
+        const Vec2 corner = polygon.vertices[rng.below(static_cast<std::uint32_t>(polygon.count))];
+        const Vec2 c = corner + Vec2{rng.uniform(-1, 1), rng.uniform(-1, 1)};
+        if (insideCore(polygon, c)) continue;
+        const float expected = coreDistance(polygon, c) - polygon.radius - ball.radius;
+        CAPTURE(trial);
+        const Manifold m = collidePolygonCircle(polygon, at({0, 0}), ball, at(c), 100.0f);
+        REQUIRE(m.pointCount == 1);
+        CHECK(m.points[0].separation == doctest::Approx(expected).epsilon(1e-4).scale(1.0));
+        // The normal runs from the closest point of the core to the centre.
+        const Vec2 closest = c - (expected + polygon.radius + ball.radius) * m.normal;
+        CHECK(coreDistance(polygon, closest) < 1e-4f);
+        bool onFace = false;
+        for (int i = 0; i < polygon.count; ++i)
+            onFace = onFace || dot(m.normal, polygon.normals[i]) > 0.99999f;
+        (onFace ? faces : corners) += 1;
+        if (expected > 0.01f) {
+            // Apart: at least as far as reported, and more than nothing (a face's separation, or
+            // the distance to a corner).
+            float apart = 0.0f;
+            CHECK(collidePolygonCircle(polygon, at({0, 0}), ball, at(c), 0.0f, &apart).pointCount ==
+                  0);
+            CHECK(apart > 0.0f);
+            CHECK(apart <= expected + 1e-4f * (1.0f + expected));
+            ++apartChecked;
+        }
+    }
+    CHECK(corners > 500);
+    CHECK(faces > 100);
+    CHECK(apartChecked > 1000);
 }
 
 TEST_CASE("capsules: lying on a box gives two points, either way round") {
