@@ -46,6 +46,11 @@ enum ContactUpdate : std::uint8_t {
            a.lower.y - b.upper.y > gap || b.lower.y - a.upper.y > gap;
 }
 
+// An axis-aligned box as a polygon in its transformOf frame, as geometryOf makes it.
+[[nodiscard]] Polygon boxPolygonOf(const Shape& box) noexcept {
+    return makeBoxPolygon(box.halfExtents, box.center, Rot{});
+}
+
 [[nodiscard]] bool mayWake(const Body& body) noexcept {
     return !body.awake && body.type != BodyType::Static;
 }
@@ -73,6 +78,11 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
     // A circle and such a polygon: the circle's routine, called straight (as the table would).
     const bool circleA = shapeA.type == ShapeType::Circle && collidesAsPolygon(shapeB.type);
     const bool circleB = shapeB.type == ShapeType::Circle && collidesAsPolygon(shapeA.type);
+    // An axis-aligned box and such a polygon (ground boxes under ragdolls): the box made a polygon,
+    // as the table would, but with the distance an axis found, so that the cache keeps the pair
+    // apart instead of colliding it again every step.
+    const bool boxA = shapeA.type == ShapeType::Box && collidesAsPolygon(shapeB.type);
+    const bool boxB = shapeB.type == ShapeType::Box && collidesAsPolygon(shapeA.type);
     // Shapes found apart by an axis: how far (the cache keeps it).
     float apart = 0.0f;
     const auto collideAt = [&](float speculative) {
@@ -89,6 +99,12 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
             return collidePolygonCircle(shapeA.polygon, transformOf(shapeA, bodyA),
                                         Circle{shapeB.center, shapeB.radius},
                                         transformOf(shapeB, bodyB), speculative, &apart);
+        if (boxA)
+            return collidePolygons(boxPolygonOf(shapeA), transformOf(shapeA, bodyA), shapeB.polygon,
+                                   transformOf(shapeB, bodyB), speculative, &apart);
+        if (boxB)
+            return collidePolygons(shapeA.polygon, transformOf(shapeA, bodyA), boxPolygonOf(shapeB),
+                                   transformOf(shapeB, bodyB), speculative, &apart);
         return collideShapes(geometryOf(shapeA), transformOf(shapeA, bodyA), geometryOf(shapeB),
                              transformOf(shapeB, bodyB), speculative);
     };
@@ -124,9 +140,9 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
         Manifold fresh = collideAt(wider);
         if (polygonal) {
             const auto reachOfB = [&] {
-                return shapeB.type == ShapeType::Circle
-                           ? reachOf(Circle{shapeB.center, shapeB.radius})
-                           : reachOf(shapeB.polygon);
+                if (shapeB.type == ShapeType::Circle)
+                    return reachOf(Circle{shapeB.center, shapeB.radius});
+                return boxB ? reachOf(boxPolygonOf(shapeB)) : reachOf(shapeB.polygon);
             };
             contact.cache = apart > wider ? rememberApart(a, b, apart, reachOfB())
                                           : rememberManifold(fresh, a, b, wider);

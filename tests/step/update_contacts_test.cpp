@@ -127,3 +127,36 @@ TEST_CASE("a contact knows whether a shape is polygonal, made by a step or by a 
     restored.restore(world.snapshot());
     CHECK(flags(restored) == made);
 }
+
+// A turning polygon or capsule near an axis-aligned box (a ragdoll over ground boxes): once a
+// collision has found them apart by more than the margin, the cache keeps them so, as it does two
+// turning polygons, and no step collides them again while they barely move.
+TEST_CASE("a polygon beside an axis-aligned box stays apart without a collision a step") {
+    WorldDef def;
+    def.gravity = {0.0f, 0.0f};
+    World world(def);
+    createFloor(world, 0.0f, 1.0f); // a ledge from x = -1 to 1, its top at y = 0
+    // Off its two top corners, 10 cm away along the diagonal: each shape's bounds overlap the
+    // ledge's, so only a collision tells them apart. A box turned 45 degrees, a face to the corner:
+    constexpr float kDiagonal = 0.70710678f;
+    const float reach = 0.25f + 0.1f;
+    const BodyId box = world.createBody(
+        {.type = BodyType::Dynamic, .position = {1.0f + reach * kDiagonal, reach * kDiagonal}});
+    world.createBox(box, {}, Box{.halfExtents = {0.25f, 0.25f}, .angle = 0.25f * 3.14159265f});
+    // A capsule across the other corner's diagonal:
+    const float rise = (0.1f + 0.1f) * kDiagonal;
+    const BodyId capsule =
+        world.createBody({.type = BodyType::Dynamic, .position = {-1.0f - rise, rise}});
+    world.createCapsule(capsule, {}, Capsule{{-0.3f, -0.3f}, {0.3f, 0.3f}, 0.1f});
+    for (const BodyId body : {box, capsule}) world.setLinearVelocity(body, {0.0f, 1e-4f});
+    world.step(kDefaultTimeStep);
+    REQUIRE(world.stats().contacts == 2);
+    CHECK(world.stats().touchingContacts == 0);
+    // Half a second: then they fall asleep, and their contacts are not updated at all.
+    for (int i = 0; i < 20; ++i) {
+        world.step(kDefaultTimeStep);
+        CHECK(world.stats().touchingContacts == 0);
+        INFO("step " << i);
+        CHECK(world.stats().reusedManifolds == 2);
+    }
+}
