@@ -202,6 +202,15 @@ Manifold collidePolygons(const Polygon& a, const Transform& xfA, const Polygon& 
         m.points[k].point = transformPoint(xfA, m.points[k].point);
     }
     if (m.pointCount == 0) {
+        // Two-vertex cores (capsules, segments) have an exact distance, where the axes of their
+        // faces only bound it: end to end, or crossed, they are often farther apart than that.
+        if (apart != nullptr && a.count == 2 && localB.count == 2) {
+            const SegmentClosest sc = closestOnSegments(a.vertices[0], a.vertices[1],
+                                                        localB.vertices[0], localB.vertices[1]);
+            const Vec2 d = localB.vertices[0] + sc.t * (localB.vertices[1] - localB.vertices[0]) -
+                           (a.vertices[0] + sc.s * (a.vertices[1] - a.vertices[0]));
+            *apart = std::sqrt(dot(d, d)) - radius;
+        }
         return {};
     }
     return m;

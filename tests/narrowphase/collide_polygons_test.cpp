@@ -335,6 +335,24 @@ TEST_CASE("polygon-circle: outside the core, the separation is the distance to e
     CHECK(apartChecked > 1000);
 }
 
+TEST_CASE("capsules apart: the distance of their cores, where the face axes only bound it") {
+    const Polygon a = makeCapsulePolygon({{-1.0f, 0.0f}, {1.0f, 0.0f}, 0.1f});
+    // Beyond a margin of 5 cm, which the face axes alone do not show.
+    const auto apartFrom = [&](const Polygon& b, const Transform& xfB) {
+        float apart = -1.0f;
+        CHECK(collidePolygons(a, at({0, 0}), b, xfB, 0.05f, &apart).pointCount == 0);
+        return apart;
+    };
+    // End to end on one line: every face axis says 0 (less the radii).
+    const Polygon b = makeCapsulePolygon({{0.0f, 0.0f}, {2.0f, 0.0f}, 0.1f});
+    CHECK(apartFrom(b, at({1.5f, 0.0f})) == doctest::Approx(0.5f - 0.2f));
+    // B leaning away from A's end at 45 degrees, 0.3 past it: B's face axis says 0.21.
+    CHECK(apartFrom(b, at({1.3f, 0.0f}, 0.25f * kPi)) == doctest::Approx(0.3f - 0.2f));
+    // A segment (no radius) past a capsule's end, at right angles: a face axis finds it.
+    const Polygon segment = makeCapsulePolygon({{0.0f, -0.5f}, {0.0f, 0.5f}, 0.0f});
+    CHECK(apartFrom(segment, at({1.4f, 0.2f})) == doctest::Approx(0.4f - 0.1f));
+}
+
 TEST_CASE("capsules: lying on a box gives two points, either way round") {
     const Polygon box = makeBox({1.0f, 1.0f});
     const Polygon capsule = makeCapsulePolygon({{-0.5f, 0}, {0.5f, 0}, 0.25f});
