@@ -31,16 +31,39 @@ void setLane(WideJoint<W>& w, std::size_t lane, std::uint32_t index, const Joint
     w.impulseY[lane] = c != nullptr ? c->impulses.linear.y : 0.0f;
 }
 
+// The softness of a revolute's spring, made once for a run of joints with the same settings: the
+// joints of a ragdoll, a bridge or a chain mostly share them, and it takes two divisions.
+class SoftnessMemo {
+public:
+    explicit SoftnessMemo(float h) : m_h(h) {}
+
+    [[nodiscard]] Softness operator()(const JointParams& p) {
+        if (!m_made || p.hertz != m_hertz || p.dampingRatio != m_dampingRatio) {
+            m_made = true;
+            m_hertz = p.hertz;
+            m_dampingRatio = p.dampingRatio;
+            m_softness = makeSoftness(p.hertz, p.dampingRatio, m_h);
+        }
+        return m_softness;
+    }
+
+private:
+    float m_h;
+    bool m_made = false;
+    float m_hertz = 0.0f, m_dampingRatio = 0.0f;
+    Softness m_softness{};
+};
+
 // Lane `lane` of `w` from the revolute joint `c` (nullptr: an unused lane). A row the joint does
 // not have gets zeros, so that its arithmetic, done and then discarded, stays finite.
 template <int W>
 void setRevoluteLane(WideRevolute<W>& w, std::size_t lane, std::uint32_t index,
-                     const JointConstraint* c, const JointStep& step) {
+                     const JointConstraint* c, const JointStep& step, SoftnessMemo& springs) {
     setLane(w.point, lane, index, c);
     const JointParams& p = c != nullptr ? *c->params : kDefaultJointParams;
     const JointImpulses j = c != nullptr ? c->impulses : JointImpulses{};
     const bool spring = p.enableSpring && p.hertz > 0.0f;
-    const Softness soft = spring ? springSoftness(p, step.h) : Softness{};
+    const Softness soft = spring ? springs(p) : Softness{};
     w.deltaAngle[lane] = c != nullptr ? c->deltaAngle : 0.0f;
     w.axialMass[lane] = c != nullptr ? inverseOrZero(c->iA + c->iB) : 0.0f; // prepareRevolute
     w.springOn[lane] = spring ? 1.0f : 0.0f;
@@ -69,6 +92,7 @@ void packWideJoints(std::span<const JointConstraint> joints,
                     ColourBlocks& pointBlocks, ColourBlocks& revoluteBlocks) {
     points.clear();
     revolutes.clear();
+    SoftnessMemo springs(step.h);
     for (int k = 0; k < kContactColourCount; ++k) {
         pointBlocks.start[k] = static_cast<std::uint32_t>(points.size());
         revoluteBlocks.start[k] = static_cast<std::uint32_t>(revolutes.size());
@@ -93,13 +117,14 @@ void packWideJoints(std::span<const JointConstraint> joints,
                 setLane(points.back(), pointLanes++ % W, index, &c);
             } else {
                 if (revoluteLanes % W == 0) revolutes.emplace_back();
-                setRevoluteLane(revolutes.back(), revoluteLanes++ % W, index, &c, step);
+                setRevoluteLane(revolutes.back(), revoluteLanes++ % W, index, &c, step, springs);
             }
         }
         for (; pointLanes % W != 0; ++pointLanes)
             setLane(points.back(), pointLanes % W, kNoWideJoint, nullptr);
         for (; revoluteLanes % W != 0; ++revoluteLanes)
-            setRevoluteLane(revolutes.back(), revoluteLanes % W, kNoWideJoint, nullptr, step);
+            setRevoluteLane(revolutes.back(), revoluteLanes % W, kNoWideJoint, nullptr, step,
+                            springs);
     }
     pointBlocks.start[kContactColourCount] = static_cast<std::uint32_t>(points.size());
     revoluteBlocks.start[kContactColourCount] = static_cast<std::uint32_t>(revolutes.size());

@@ -35,7 +35,8 @@ struct Problem {
 // slot, joined at random anchors that start apart (the bias has work to do), warm-started; a hub
 // body with 50 joints (40 of them revolute, more than the 20 colours) forces some into the
 // overflow list; one joint in five is limited, one motorised and sprung (warm-started rows on the
-// rotation), one a distance joint (solved one at a time after the wide ones).
+// rotation), one a distance joint (solved one at a time after the wide ones), one sprung with
+// another frequency or damping, so that lanes side by side hold springs of three settings.
 Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -85,6 +86,16 @@ Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount) {
             m.dampingRatio = 0.7f;
             return m;
         }();
+        // Springs that differ from the motorised one's in their frequency, or in their damping.
+        const auto spring = [](float hertz, float dampingRatio) {
+            JointParams s;
+            s.enableSpring = true;
+            s.hertz = hertz;
+            s.dampingRatio = dampingRatio;
+            return s;
+        };
+        static const JointParams looseSpring = spring(9.0f, 0.7f);
+        static const JointParams dampedSpring = spring(4.0f, 0.2f);
         if (p.joints.size() % 5 == 0) {
             c.params = &limited;
             c.impulses.lower = 0.01f * std::fabs(u(rng));
@@ -96,6 +107,9 @@ Problem makeProblem(std::uint32_t seed, std::uint32_t bodyCount) {
             c.params = &motorisedSpring;
             c.impulses.spring = 0.01f * u(rng);
             c.impulses.motor = 0.01f * u(rng);
+        } else if (p.joints.size() % 10 == 3 || p.joints.size() % 20 == 8) {
+            c.params = p.joints.size() % 10 == 3 ? &looseSpring : &dampedSpring;
+            c.impulses.spring = 0.01f * u(rng);
         }
         c.wideKind = wideJointKind(c.type, *c.params, c.impulses);
     };
