@@ -77,6 +77,11 @@ struct alignas(64) Shape {
     return type == ShapeType::Segment || type == ShapeType::ChainSegment;
 }
 
+/// An axis-aligned box (ShapeType::Box) as a polygon in the frame transformOf places it.
+[[nodiscard]] inline Polygon boxPolygonOf(const Shape& box) noexcept {
+    return makeBoxPolygon(box.halfExtents, box.center, Rot{});
+}
+
 /// The shape as the ShapeGeometry routines take it (body frame; an axis-aligned box in the world
 /// axes around its centre offset).
 [[nodiscard]] inline ShapeGeometry geometryOf(const Shape& shape) noexcept {
@@ -85,7 +90,7 @@ struct alignas(64) Shape {
     if (shape.type == ShapeType::Circle) {
         g.circle = Circle{shape.center, shape.radius};
     } else if (shape.type == ShapeType::Box) {
-        g.polygon = makeBoxPolygon(shape.halfExtents, shape.center, Rot{});
+        g.polygon = boxPolygonOf(shape);
     } else {
         g.polygon = shape.polygon;
         g.ghost1 = shape.ghost1;

@@ -46,11 +46,6 @@ enum ContactUpdate : std::uint8_t {
            a.lower.y - b.upper.y > gap || b.lower.y - a.upper.y > gap;
 }
 
-// An axis-aligned box as a polygon in its transformOf frame, as geometryOf makes it.
-[[nodiscard]] Polygon boxPolygonOf(const Shape& box) noexcept {
-    return makeBoxPolygon(box.halfExtents, box.center, Rot{});
-}
-
 [[nodiscard]] bool mayWake(const Body& body) noexcept {
     return !body.awake && body.type != BodyType::Static;
 }
