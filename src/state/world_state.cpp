@@ -112,7 +112,7 @@ void WorldState::destroyShapeSlot(std::uint32_t shapeIndex) {
         if (isSolvable(contact)) wake(other);
         destroyContact(c, true);
     });
-    proxyShape[toIndex(shape.proxy)] = kNullIndex;
+    proxyOwners[toIndex(shape.proxy)] = ProxyOwner{};
     broadPhase->remove(shape.proxy);
     if (shape.staticProxy != ProxyId::Null) {
         staticShapes.remove(shape.staticProxy);

@@ -55,6 +55,13 @@ struct BodyMass {
     bool usable = true;
 };
 
+/// Which shape slot a broad-phase proxy stands for (kNullIndex: none), with that shape's filter
+/// group.
+struct ProxyOwner {
+    std::uint32_t shape = kNullIndex;
+    std::int32_t group = 0;
+};
+
 struct WorldState {
     explicit WorldState(const WorldDef& worldDef);
 
@@ -91,7 +98,14 @@ struct WorldState {
     /// How many of them are segments or chain links: without any, the thin-wall check of
     /// continuous collision has nothing to find and is skipped.
     std::size_t staticWallCount = 0;
-    std::vector<std::uint32_t> proxyShape; ///< proxy id -> shape slot
+    /// Proxy id -> its shape, and that shape's filter group: most pairs refused in a world of
+    /// ragdolls share a negative group, and the pair stage refuses them from this dense table
+    /// without reading either shape (find_pairs.cpp).
+    std::vector<ProxyOwner> proxyOwners;
+    /// Records `shape` (slot `index`) as the owner of its proxy; the table must hold the proxy.
+    void setProxyOwner(const Shape& shape, std::uint32_t index) noexcept {
+        proxyOwners[toIndex(shape.proxy)] = {index, shape.filter.groupIndex};
+    }
     std::vector<std::uint32_t> movedShapes;
 
     std::vector<std::uint32_t> awakeBodies;

@@ -55,26 +55,32 @@ void findNewPairs(WorldState& state) {
         state.builtInBroadPhase->collectPairsOf(scratch.movedProxies, scratch.movedPairs);
     else
         state.broadPhase->findPairsOf(scratch.movedProxies, scratch.movedPairs);
-    // Most pairs a moved proxy finds already have a contact; telling them apart is a lookup in
-    // a large table per pair, done in pieces. Key 0 (shape 0 with itself) marks a pair to skip.
+    // Most pairs a moved proxy finds already have a contact, or are parts of one ragdoll that
+    // share a negative group. The group is beside the proxy's shape in a dense table, so those
+    // pairs are refused first, for nothing. The rest need a lookup in a large table per pair,
+    // done in pieces. Key 0 (shape 0 with itself) marks a pair to skip.
     const auto pairCount = static_cast<std::int32_t>(scratch.movedPairs.size());
     scratch.pairKeys.resize(scratch.movedPairs.size());
-    // The table first: a pair with a contact needs no look at its shapes and bodies (the filter
-    // test reads both of each, four records far apart).
+    // The table before the filter test: a pair with a contact needs no look at its shapes and
+    // bodies (the test reads both of each, four records far apart).
     parallelFor(state.def, pairCount, kPairsPerPiece,
                 [&](std::int32_t begin, std::int32_t end, std::int32_t) {
                     const auto from = static_cast<std::size_t>(begin);
                     const auto to = static_cast<std::size_t>(end);
                     for (std::size_t i = from; i < to; ++i) {
                         const ProxyPair& pair = scratch.movedPairs[i];
-                        const std::uint32_t a = state.proxyShape[toIndex(pair.a)];
-                        const std::uint32_t b = state.proxyShape[toIndex(pair.b)];
-                        scratch.pairKeys[i] = a < b ? pairKey(a, b) : pairKey(b, a);
+                        const ProxyOwner a = state.proxyOwners[toIndex(pair.a)];
+                        const ProxyOwner b = state.proxyOwners[toIndex(pair.b)];
+                        const bool refused = a.group == b.group && a.group < 0;
+                        scratch.pairKeys[i] = refused             ? 0
+                                              : a.shape < b.shape ? pairKey(a.shape, b.shape)
+                                                                  : pairKey(b.shape, a.shape);
                     }
                     for (std::size_t i = from; i < to; ++i) {
-                        if (i + kKeysAhead < to)
+                        if (i + kKeysAhead < to && scratch.pairKeys[i + kKeysAhead] != 0)
                             state.pairs.prefetch(scratch.pairKeys[i + kKeysAhead]);
                         std::uint64_t& key = scratch.pairKeys[i];
+                        if (key == 0) continue;
                         if (state.pairs.find(key) != PairMap::kMissing ||
                             !state.shouldCollide(static_cast<std::uint32_t>(key >> 32),
                                                  static_cast<std::uint32_t>(key)))

@@ -84,7 +84,7 @@ void World::queryAABB(const AABB& region, FunctionRef<bool(ShapeId)> visit) cons
     detail::requireValidBox("World::queryAABB", "region", region);
     QueryLock lock(s.lockDepth);
     s.broadPhase->query(region, [&](ProxyId proxy) {
-        const std::uint32_t index = s.proxyShape[toIndex(proxy)];
+        const std::uint32_t index = s.proxyOwners[toIndex(proxy)].shape;
         const detail::Shape& shape = s.shapes[index];
         if (!shapeOverlaps(shape, s.bodies[shape.body], region)) return true;
         return visit(s.shapeId(index));
@@ -99,7 +99,7 @@ void World::castRay(Vec2 origin, Vec2 translation, FunctionRef<float(const RayHi
     QueryLock lock(s.lockDepth);
     float maxFraction = 1.0f;
     s.broadPhase->rayCast(origin, translation, maxFraction, [&](ProxyId proxy) {
-        const std::uint32_t index = s.proxyShape[toIndex(proxy)];
+        const std::uint32_t index = s.proxyOwners[toIndex(proxy)].shape;
         detail::SegmentHit hit;
         const detail::Shape& shape = s.shapes[index];
         if (!castAtShape(shape, s.bodies[shape.body], origin, translation, maxFraction, hit))
@@ -175,7 +175,7 @@ void World::castShape(const ShapeProxy& shape, Vec2 position, float angle, Vec2 
     float maxFraction = 1.0f;
     s.broadPhase->query(combine(start, end), [&](ProxyId proxy) {
         if (maxFraction <= 0.0f) return false;
-        const std::uint32_t index = s.proxyShape[toIndex(proxy)];
+        const std::uint32_t index = s.proxyOwners[toIndex(proxy)].shape;
         const detail::Shape& target = s.shapes[index];
         detail::SegmentHit hit;
         if (!detail::castShape(detail::makeProxy(detail::geometryOf(target)),
@@ -209,7 +209,7 @@ void World::overlapShape(const ShapeProxy& shape, Vec2 position, float angle,
     const PlacedProxy query = placeQueryShape(fn, shape, position, angle);
     QueryLock lock(s.lockDepth);
     s.broadPhase->query(query.bounds, [&](ProxyId proxy) {
-        const std::uint32_t index = s.proxyShape[toIndex(proxy)];
+        const std::uint32_t index = s.proxyOwners[toIndex(proxy)].shape;
         const detail::Shape& target = s.shapes[index];
         if (!detail::shapesOverlap(detail::makeProxy(detail::geometryOf(target)),
                                    detail::transformOf(target, s.bodies[target.body]), query.proxy,
@@ -237,18 +237,18 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> broadPhase) {
     detail::require(broadPhase != nullptr, fn, "broadPhase", "must not be null");
     detail::require(broadPhase->size() == 0, fn, "broadPhase", "must be empty");
     std::vector<ProxyId> proxies(s.shapes.size(), ProxyId::Null);
-    std::vector<std::uint32_t> proxyShape;
+    std::vector<detail::ProxyOwner> proxyOwners;
     for (std::uint32_t i = 0; i < s.shapes.size(); ++i) {
         if (!s.shapes[i].live) continue;
         const ProxyId proxy = broadPhase->insert(s.shapes[i].fatBox, i);
         proxies[i] = proxy;
-        if (toIndex(proxy) >= proxyShape.size())
-            proxyShape.resize(std::size_t{toIndex(proxy)} + 1, kNullIndex);
-        proxyShape[toIndex(proxy)] = i;
+        if (toIndex(proxy) >= proxyOwners.size())
+            proxyOwners.resize(std::size_t{toIndex(proxy)} + 1);
+        proxyOwners[toIndex(proxy)] = {i, s.shapes[i].filter.groupIndex};
     }
     broadPhase->update();
     for (std::uint32_t i = 0; i < s.shapes.size(); ++i) s.shapes[i].proxy = proxies[i];
-    s.proxyShape = std::move(proxyShape);
+    s.proxyOwners = std::move(proxyOwners);
     s.broadPhase = std::move(broadPhase);
     s.bindBroadPhase();
     s.customBroadPhase = true;
@@ -303,7 +303,7 @@ void World::debugDraw(DebugDraw& draw) const {
     if (draw.useCullRegion) {
         // Culling is a query: only what the broad phase reports for the region is drawn.
         s.broadPhase->query(draw.cullRegion, [&](ProxyId proxy) {
-            drawShape(s.proxyShape[toIndex(proxy)]);
+            drawShape(s.proxyOwners[toIndex(proxy)].shape);
             return true;
         });
     } else {

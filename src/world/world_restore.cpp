@@ -522,8 +522,8 @@ void insertProxies(WorldState& s) {
         if (!shape.live) continue;
         shape.proxy = s.broadPhase->insert(shape.fatBox, i);
         const std::uint32_t proxy = toIndex(shape.proxy);
-        if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
-        s.proxyShape[proxy] = i;
+        if (proxy >= s.proxyOwners.size()) s.proxyOwners.resize(std::size_t{proxy} + 1);
+        s.setProxyOwner(shape, i);
         shape.staticProxy = s.bodies[shape.body].type == BodyType::Static && !shape.isSensor
                                 ? s.staticShapes.insert(shape.fatBox, i)
                                 : ProxyId::Null;

@@ -76,7 +76,7 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
     bool counted = false;
     try {
         const std::uint32_t proxy = toIndex(proto.proxy);
-        if (proxy >= s.proxyShape.size()) s.proxyShape.resize(std::size_t{proxy} + 1, kNullIndex);
+        if (proxy >= s.proxyOwners.size()) s.proxyOwners.resize(std::size_t{proxy} + 1);
         if (index == s.shapes.size()) s.shapes.emplace_back();
         // Room for markMoved below, which must not throw once the shape is in. Grown
         // geometrically: one more each time would copy the whole list for every shape.
@@ -104,7 +104,7 @@ ShapeId attachShape(detail::WorldState& s, std::string_view fn, std::string_view
     // (WorldState::destroyShapeSlot): so that it is listed once.
     proto.moved = shape.moved;
     shape = proto;
-    s.proxyShape[toIndex(shape.proxy)] = index;
+    s.setProxyOwner(shape, index);
     body.firstShape = index;
     ++body.shapeCount;
     ++s.shapeCount;
@@ -494,6 +494,7 @@ void World::setFilter(ShapeId id, const Filter& filter) {
     s.filters.add(filter); // first: it may throw
     s.filters.remove(shape.filter);
     shape.filter = filter;
+    s.setProxyOwner(shape, id.index);
     const std::uint32_t bodyIndex = shape.body;
     s.forEachContactOf(bodyIndex, [&](std::uint32_t c, std::uint32_t) {
         const detail::Contact& contact = s.contacts[c];
