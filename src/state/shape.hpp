@@ -6,6 +6,7 @@
 //   polygonal     polygons, turning boxes, capsules and segments, held as a body-frame polygon
 //                 (a capsule or segment has two vertices), turning with the body.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "geometry/shape_geometry.hpp"
@@ -40,6 +41,11 @@ struct alignas(64) Shape {
     AABB tightBox{};
     std::uint32_t nextInBody = kNullIndex;
 
+    /// Polygonal kinds only, body frame. Next to the first line: with the fields below, the
+    /// polygon's count and radius end the fourth line, so a polygonal shape's narrow phase and
+    /// refit read four lines (kShapeReadBytes), not all five.
+    Polygon polygon{};
+
     std::uint32_t body = kNullIndex; ///< a contact holds it too (Contact::edges)
     std::uint32_t generation = 0;
     bool enableSensorEvents = true;
@@ -51,12 +57,16 @@ struct alignas(64) Shape {
 
     ProxyId staticProxy = ProxyId::Null; ///< in WorldState::staticShapes (static, not a sensor)
 
-    /// Polygonal kinds only, body frame. Last, after the fields every step reads.
-    Polygon polygon{};
     /// A chain's link only: the chain's slot and the link's ghost vertices (body frame).
     std::uint32_t chain = kNullIndex;
     Vec2 ghost1{}, ghost2{};
 };
+
+/// The bytes of a shape that the narrow phase, the refit and the filter test read, for any kind
+/// but a chain link (whose ghosts lie past them): what to fetch ahead.
+inline constexpr std::size_t kShapeReadBytes = 4 * 64;
+static_assert(offsetof(Shape, polygon) == 64 &&
+              offsetof(Shape, filter) + sizeof(Filter) <= kShapeReadBytes);
 
 /// Polygons, capsules, segments and chain links: held as `Shape::polygon` and collided through
 /// the ShapeGeometry table; circles and axis-aligned boxes keep their own placed-shape path.

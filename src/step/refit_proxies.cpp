@@ -74,10 +74,10 @@ void refitProxies(WorldState& state, float dt) {
             // The awake bodies lie anywhere in the body array, their shapes anywhere in the
             // shape array: fetched ahead in three steps, each reading what the last brought.
             // The body's hot fields; its first shape's first line (all that a circle or box
-            // reads); the rest of that shape if it is polygonal (its vertices, count and radius
-            // span the record). Every shape fetched whole (five lines where a circle reads one)
-            // kept the loop waiting on memory: v3_joint_grid's refit stage (10,000 circles, the
-            // grid's filing included) took 0.405 ms a step, 0.361 this way.
+            // reads); the polygon's lines too if it is polygonal. Every shape fetched whole (five
+            // lines where a circle reads one) kept the loop waiting on memory: v3_joint_grid's
+            // refit stage (10,000 circles, the grid's filing included) took 0.405 ms a step, 0.361
+            // this way.
             if (i + 2 * kAhead < end) prefetchBytes(&bodies[awake[i + 2 * kAhead]], kBodyHotBytes);
             if (i + kAhead < end) {
                 const std::uint32_t first = bodies[awake[i + kAhead]].firstShape;
@@ -86,7 +86,7 @@ void refitProxies(WorldState& state, float dt) {
             if (i + kAhead / 2 < end) {
                 const std::uint32_t first = bodies[awake[i + kAhead / 2]].firstShape;
                 if (first != kNullIndex && isPolygonal(shapes[first].type))
-                    prefetchRecord(shapes[first]);
+                    prefetchBytes(&shapes[first], kShapeReadBytes);
             }
             const Body& body = bodies[awake[i]];
             std::uint32_t renewed = 0;

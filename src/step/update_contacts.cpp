@@ -161,7 +161,7 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
 // Pass 1 waits on memory more than it computes: the contacts lie in slot order, but their shapes
 // and bodies anywhere. So the contact kAhead slots on is fetched (whole: a polygonal pair reads
 // its manifold and cache too), and the shapes and bodies of the one half as far on, whose record
-// has arrived by then: the shapes' first lines, or the whole shapes for a polygonal pair.
+// has arrived by then: the shapes' first lines, or the four a polygonal pair reads.
 constexpr std::uint32_t kAhead = 16;
 
 [[gnu::always_inline]] inline void prefetchAhead(const WorldState& state, std::uint32_t c,
@@ -172,7 +172,7 @@ constexpr std::uint32_t kAhead = 16;
     if (!ahead.live) return;
     for (const std::uint32_t s : {ahead.shapeA, ahead.shapeB}) {
         if (ahead.polygonal)
-            prefetchRecord(state.shapes[s]);
+            prefetchBytes(&state.shapes[s], kShapeReadBytes);
         else
             __builtin_prefetch(&state.shapes[s]); // a circle's or box's fields: the first line
     }
