@@ -54,6 +54,17 @@ struct ContactStageScratch {
         return static_cast<std::uint32_t>(
             nextMarked(std::span<const std::uint8_t>(visited).first(end), c));
     }
+    /// A head's `bouncy`: solvable, with a restitution.
+    [[nodiscard]] static std::uint32_t bouncyFlag(std::uint32_t solvable,
+                                                  float restitution) noexcept {
+        return solvable != 0 && restitution != 0.0f ? 1u : 0u;
+    }
+    /// A contact's restitution set outside the stage (World::setRestitution): its head follows,
+    /// since a sparse stage does not visit a sleeping pair to rewrite it.
+    void restitutionChanged(std::uint32_t contact, float restitution) noexcept {
+        if (contact < heads.size())
+            heads[contact].bouncy = bouncyFlag(heads[contact].solvable, restitution);
+    }
     /// A destroyed contact's head: no longer solved, no longer counted.
     void clearHead(std::uint32_t contact) noexcept {
         if (contact >= heads.size()) return;

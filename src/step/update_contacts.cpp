@@ -230,7 +230,7 @@ int writeHead(const Contact& contact, ContactStageScratch::Head& head) noexcept 
     head.bodyA = contact.edges[0].body;
     head.bodyB = contact.edges[1].body;
     head.solvable = isSolvable(contact) ? 1u : 0u;
-    head.bouncy = head.solvable != 0 && contact.restitution != 0.0f ? 1u : 0u;
+    head.bouncy = ContactStageScratch::bouncyFlag(head.solvable, contact.restitution);
     return static_cast<int>(head.solvable) - before;
 }
 

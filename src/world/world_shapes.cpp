@@ -478,9 +478,10 @@ void World::setRestitution(ShapeId id, float restitution) {
     shape.restitution = restitution;
     s.forEachContactOf(shape.body, [&](std::uint32_t c, std::uint32_t) {
         detail::Contact& contact = s.contacts[c];
-        if (contact.shapeA == id.index || contact.shapeB == id.index)
-            contact.restitution = std::max(s.shapes[contact.shapeA].restitution,
-                                           s.shapes[contact.shapeB].restitution);
+        if (contact.shapeA != id.index && contact.shapeB != id.index) return;
+        contact.restitution =
+            std::max(s.shapes[contact.shapeA].restitution, s.shapes[contact.shapeB].restitution);
+        s.contactStage.restitutionChanged(c, contact.restitution);
     });
 }
 

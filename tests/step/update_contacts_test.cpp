@@ -99,6 +99,38 @@ TEST_CASE("contacts of sleeping bodies left alone give the bits of a stage that 
     }
 }
 
+// A restitution set on a shape of a sleeping pile changes its contacts, which a sparse stage does
+// not visit: their heads (what the gather reads) must follow all the same. Found by the snapshot
+// fuzzer, where the gather's check of every head failed.
+TEST_CASE("a restitution set on a sleeping pile reaches its contacts' heads") {
+    World world = makeWorldWithFloor();
+    const BodyId bottom = turningBox(world, {0.0f, 0.5f});
+    turningBox(world, {0.0f, 1.5f});
+    REQUIRE(stepUntilAsleep(world, 5.0f) >= 0.0f);
+    ShapeId shape;
+    world.forEachShape(bottom, [&](ShapeId id) { shape = id; });
+    const detail::WorldState& state = detail::WorldAccess::state(world);
+    const auto bouncyHeads = [&] {
+        int count = 0;
+        for (std::uint32_t c = 0; c < state.contacts.size(); ++c) {
+            const detail::Contact& contact = state.contacts[c];
+            const bool bouncy = detail::isSolvable(contact) && contact.restitution != 0.0f;
+            CHECK(state.contactStage.heads[c].bouncy == (bouncy ? 1u : 0u));
+            count += bouncy ? 1 : 0;
+        }
+        return count;
+    };
+    CHECK(bouncyHeads() == 0);
+    world.setRestitution(shape, 0.5f);
+    CHECK(bouncyHeads() == 2); // on the floor, and under the top box
+    world.step(kDefaultTimeStep);
+    CHECK(state.contactStage.sparse);
+    CHECK(world.stats().awakeBodies == 0);
+    CHECK(bouncyHeads() == 2);
+    world.setRestitution(shape, 0.0f);
+    CHECK(bouncyHeads() == 0);
+}
+
 // The stage fetches a contact's whole shapes ahead only when one is polygonal: the contact says
 // so from its creation, and a restored world derives it again (it is not in the bytes).
 TEST_CASE("a contact knows whether a shape is polygonal, made by a step or by a restore") {
