@@ -62,6 +62,11 @@ struct ProxyOwner {
     std::int32_t group = 0;
 };
 
+/// The owner entry of `shape`, in slot `index`.
+[[nodiscard]] inline ProxyOwner ownerOf(const Shape& shape, std::uint32_t index) noexcept {
+    return {index, shape.filter.groupIndex};
+}
+
 struct WorldState {
     explicit WorldState(const WorldDef& worldDef);
 
@@ -104,7 +109,7 @@ struct WorldState {
     std::vector<ProxyOwner> proxyOwners;
     /// Records `shape` (slot `index`) as the owner of its proxy; the table must hold the proxy.
     void setProxyOwner(const Shape& shape, std::uint32_t index) noexcept {
-        proxyOwners[toIndex(shape.proxy)] = {index, shape.filter.groupIndex};
+        proxyOwners[toIndex(shape.proxy)] = ownerOf(shape, index);
     }
     std::vector<std::uint32_t> movedShapes;
 

@@ -244,7 +244,7 @@ void World::setBroadPhase(std::unique_ptr<BroadPhase> broadPhase) {
         proxies[i] = proxy;
         if (toIndex(proxy) >= proxyOwners.size())
             proxyOwners.resize(std::size_t{toIndex(proxy)} + 1);
-        proxyOwners[toIndex(proxy)] = {i, s.shapes[i].filter.groupIndex};
+        proxyOwners[toIndex(proxy)] = detail::ownerOf(s.shapes[i], i);
     }
     broadPhase->update();
     for (std::uint32_t i = 0; i < s.shapes.size(); ++i) s.shapes[i].proxy = proxies[i];
