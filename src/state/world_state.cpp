@@ -208,12 +208,13 @@ bool WorldState::shouldCollide(std::uint32_t shapeA, std::uint32_t shapeB) const
     if (a.isSensor && b.isSensor) return false;
     if (a.isSensor && !b.enableSensorEvents) return false;
     if (b.isSensor && !a.enableSensorEvents) return false;
-    // The filters before the bodies, which lie elsewhere: the parts of ragdolls that share a
-    // negative group are most of the pairs refused (v3_rain: 96% of the calls).
-    const bool sameGroup = a.filter.groupIndex == b.filter.groupIndex && a.filter.groupIndex != 0;
-    if (sameGroup ? a.filter.groupIndex < 0
-                  : (a.filter.maskBits & b.filter.categoryBits) == 0 ||
-                        (a.filter.categoryBits & b.filter.maskBits) == 0)
+    // The filters before the bodies, whose records lie elsewhere.
+    const std::int32_t group = a.filter.groupIndex;
+    if (sameNegativeGroup(group, b.filter.groupIndex)) return false;
+    // One positive group collides within itself whatever the masks say.
+    const bool samePositiveGroup = group == b.filter.groupIndex && group > 0;
+    if (!samePositiveGroup && ((a.filter.maskBits & b.filter.categoryBits) == 0 ||
+                               (a.filter.categoryBits & b.filter.maskBits) == 0))
         return false;
     // At least one side must be dynamic: static/kinematic pairs never respond.
     if (bodies[a.body].type != BodyType::Dynamic && bodies[b.body].type != BodyType::Dynamic)

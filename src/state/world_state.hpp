@@ -55,6 +55,12 @@ struct BodyMass {
     bool usable = true;
 };
 
+/// Shapes of one negative filter group never collide, whatever their masks say: the rule the pair
+/// stage applies from the proxy table and shouldCollide from the shapes.
+[[nodiscard]] inline bool sameNegativeGroup(std::int32_t a, std::int32_t b) noexcept {
+    return a == b && a < 0;
+}
+
 /// Which shape slot a broad-phase proxy stands for (kNullIndex: none), with that shape's filter
 /// group.
 struct ProxyOwner {

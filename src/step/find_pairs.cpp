@@ -71,7 +71,7 @@ void findNewPairs(WorldState& state) {
                         const ProxyPair& pair = scratch.movedPairs[i];
                         const ProxyOwner a = state.proxyOwners[toIndex(pair.a)];
                         const ProxyOwner b = state.proxyOwners[toIndex(pair.b)];
-                        const bool refused = a.group == b.group && a.group < 0;
+                        const bool refused = sameNegativeGroup(a.group, b.group);
                         scratch.pairKeys[i] = refused             ? 0
                                               : a.shape < b.shape ? pairKey(a.shape, b.shape)
                                                                   : pairKey(b.shape, a.shape);
