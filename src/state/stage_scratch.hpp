@@ -84,6 +84,9 @@ struct ContinuousStageScratch {
     /// its smallest extent, -1 for a bullet, infinity for a body that is not dynamic. Written by
     /// the gather, which reads the body records anyway, so the test per body stays in cache.
     std::vector<float> sweepAbove;
+    /// Solver slot -> the body's speed as the step began, its closing speed on a static shape
+    /// (contactMargin). Written by the gather, like sweepAbove.
+    std::vector<float> startSpeed;
 };
 
 /// refit_proxies.cpp (the new fat boxes run in pieces)

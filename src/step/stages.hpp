@@ -18,7 +18,9 @@
 //                   list the hit events
 //   sleepAndFinish  islands at rest fall asleep; statistics
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "core/parallel_for.hpp"
 #include "state/world_state.hpp"
@@ -32,6 +34,22 @@ inline constexpr std::uint32_t kBodiesAhead = 8;
 // the hardware stops following a stream at each page, so both are fetched this many joints ahead.
 inline constexpr std::uint32_t kJointsAhead = 8;
 
+/// The speed at which two bodies close: the length of their relative velocity.
+[[nodiscard]] inline float closingSpeed(Vec2 relativeVelocity) noexcept {
+    return std::sqrt(relativeVelocity.x * relativeVelocity.x +
+                     relativeVelocity.y * relativeVelocity.y);
+}
+
+/// How far apart the contact stage still gives two shapes points, for bodies that close at
+/// `speed` (closingSpeed): bodies closing fast get a proportionally wider speculative margin, so
+/// they are stopped at the surface instead of overlapping first. Capped at kMaxShapeSize: a wider
+/// margin means nothing physically, and it keeps every manifold point within the reach restore
+/// accepts (world_restore.cpp, manifoldFits). The continuous stage relies on the same figure
+/// (stopCentresAtThinWalls).
+[[nodiscard]] inline float contactMargin(const WorldDef& def, float speed, float dt) noexcept {
+    return std::min(def.speculativeDistance + speed * dt, kMaxShapeSize);
+}
+
 void step(WorldState& state, float dt);
 
 void findNewPairs(WorldState& state);
@@ -40,7 +58,7 @@ void updateContacts(WorldState& state, float dt);
 /// constraints of their touching contacts and their joints.
 void gatherSolverInputs(WorldState& state);
 void solve(WorldState& state, float dt);
-void solveContinuous(WorldState& state);
+void solveContinuous(WorldState& state, float dt);
 /// Whether a shape of the body, swept back along this step's `translation` (the body is already
 /// at the end), leaves the fat box its pairs were found with.
 [[nodiscard]] bool pathLeavesFatBoxes(const WorldState& state, const Body& body,

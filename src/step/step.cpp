@@ -25,7 +25,7 @@ void step(WorldState& state, float dt) {
     solve(state, dt); // sets gatherMs and solveMs
 
     t = StageClock::now();
-    solveContinuous(state);
+    solveContinuous(state, dt);
     state.stats.continuousMs = millisecondsSince(t);
 
     t = StageClock::now();

@@ -26,8 +26,6 @@ namespace rigid2d::detail {
 
 namespace {
 
-[[nodiscard]] inline float lengthOf(Vec2 v) noexcept { return std::sqrt(v.x * v.x + v.y * v.y); }
-
 // Stored per contact by pass 1; 0 (kNotLive, and kBothAsleep and the two kSame* values, stored as
 // 0) means pass 2 has nothing to do there, so it skips eight quiet contacts at a time
 // (nextMarked). A wake in pass 2 marks the contacts it makes kBothAsleep no longer true.
@@ -107,12 +105,8 @@ ContactUpdate collideContact(const WorldState& state, Contact& contact, float dt
         contact.touching = collideAt(0.0f).pointCount > 0;
         return (update == kWasTouching) == contact.touching ? kSameApart : update;
     }
-    // Bodies closing fast get a proportionally wider speculative margin, so they are stopped
-    // at the surface instead of overlapping first.
-    // Capped at kMaxShapeSize: a wider margin means nothing physically, and it keeps every
-    // manifold point within the reach restore accepts (world_restore.cpp, manifoldFits).
-    const float closing = lengthOf(bodyB.linearVelocity - bodyA.linearVelocity) * dt;
-    const float margin = std::min(state.def.speculativeDistance + closing, kMaxShapeSize);
+    const float margin =
+        contactMargin(state.def, closingSpeed(bodyB.linearVelocity - bodyA.linearVelocity), dt);
     Manifold& manifold = contact.manifold;
     // Bounds farther apart than the margin on an axis: the shapes are at least that far apart,
     // and no point a collision could keep would be within the margin. Most contacts in a moving

@@ -172,17 +172,23 @@ TEST_CASE("issue 14: a body driven across a segment it had no point on does not 
     // Wide fat boxes (a setting a game may choose) keep the path inside them, so no sweep runs:
     // the centre check alone must stop a body that a kinematic disc drives through the ring,
     // whether it touched the neighbouring link only or no link at all at the start of the step.
+    // A body that moves already has a wider margin (its speed times the step): driven farther
+    // than that, it too must be checked against every link its path crosses.
     struct Case {
         Vec2 start, push; ///< the body's centre; the disc's velocity, m/s
+        Vec2 velocity{};  ///< the body's own, m/s
     };
     const Case cases[] = {
         {{-0.3f, 0.25f}, {48.0f, -30.0f}}, // on link [-5, 0], driven across link [0, 5]
         {{2.0f, 0.4f}, {0.0f, -60.0f}},    // 15 cm above link [0, 5], driven down through it
+        // Moving along 15 cm above link [0, 5]: a 12 cm margin, short of it.
+        {{2.0f, 0.4f}, {0.0f, -60.0f}, {6.0f, 0.0f}},
     };
     // Restored from a snapshot too: the restored world must know it has thin walls to check.
     for (const Case& c : cases)
         for (const bool restored : {false, true}) {
             CAPTURE(c.start.x);
+            CAPTURE(c.velocity.x);
             CAPTURE(restored);
             WorldDef def;
             def.aabbMargin = 1.0f;
@@ -192,6 +198,7 @@ TEST_CASE("issue 14: a body driven across a segment it had no point on does not 
             world.createSegment(ground, ShapeDef{}, {{-5.0f, 0.0f}, {0.0f, 0.0f}});
             world.createSegment(ground, ShapeDef{}, {{0.0f, 0.0f}, {5.0f, 0.0f}});
             const BodyId body = createCircle(world, c.start, 0.25f);
+            world.setLinearVelocity(body, c.velocity);
             const float speed = std::hypot(c.push.x, c.push.y);
             BodyDef discDef;
             discDef.type = BodyType::Kinematic;
