@@ -252,6 +252,11 @@ void readBodies(ByteReader& r, WorldState& s, Lookups& lookups) {
         bad(static_cast<int>(body.type) <= static_cast<int>(BodyType::Dynamic),
             "hold a body of an unknown type");
         bad(body.type != BodyType::Static || !body.awake, "hold an awake static body");
+        // A static body never moves, and the continuous stage takes a wall's contacts to have
+        // been made with it at rest (contactMargin).
+        bad(body.type != BodyType::Static ||
+                (body.linearVelocity == Vec2{} && body.angularVelocity == 0.0f),
+            "hold a moving static body");
         // What the public calls would have refused: a world restored from edited bytes must
         // still never step to a non-finite state.
         const double rotLength =

@@ -558,3 +558,29 @@ TEST_CASE("snapshot: each of a run of alike bodies must hold the mass its shapes
     REQUIRE_NOTHROW(copy.restore(good));
     CHECK(copy.snapshot() == good);
 }
+
+TEST_CASE("snapshot: a static body with a velocity is refused") {
+    // No call gives a static body a velocity; the continuous stage relies on that.
+    World world;
+    const Vec2 at{321.5f, -654.25f};
+    world.createSegment(world.createBody({.position = at}), {}, {{-5.0f, 0.0f}, {5.0f, 0.0f}});
+    world.createCircle(world.createBody({.type = BodyType::Dynamic, .position = at}), {},
+                       Circle{{0, 0}, 0.5f});
+    world.step(kDefaultTimeStep);
+    const Bytes good = world.snapshot();
+    // The static body's position, then its centre, which its velocity follows.
+    Bytes pattern(8);
+    std::memcpy(pattern.data(), &at, sizeof at);
+    const auto position = std::search(good.begin(), good.end(), pattern.begin(), pattern.end());
+    REQUIRE(position != good.end());
+    const auto centre = std::search(position + 1, good.end(), pattern.begin(), pattern.end());
+    REQUIRE(centre != good.end());
+    Bytes edited = good;
+    const float speed = 1.0f;
+    std::memcpy(&edited[static_cast<std::size_t>(centre - good.begin()) + 8], &speed, sizeof speed);
+    resum(edited);
+    World target;
+    CHECK_THROWS_AS(target.restore(edited), Error);
+    CHECK(target.bodyCount() == 0);
+    CHECK_NOTHROW(target.restore(good));
+}
