@@ -84,9 +84,10 @@ struct ContinuousStageScratch {
     /// its smallest extent, -1 for a bullet, infinity for a body that is not dynamic. Written by
     /// the gather, which reads the body records anyway, so the test per body stays in cache.
     std::vector<float> sweepAbove;
-    /// Solver slot -> the body's speed as the step began, its closing speed on a static shape
-    /// (contactMargin). Written by the gather, like sweepAbove.
-    std::vector<float> startSpeed;
+    /// Solver slot -> the square of the body's speed as the step began (its closing speed on a
+    /// static shape, contactMargin, is the root). Written by the gather, like sweepAbove; the
+    /// root is taken only for the few bodies that need it.
+    std::vector<float> startSpeedSq;
 };
 
 /// refit_proxies.cpp (the new fat boxes run in pieces)

@@ -248,7 +248,8 @@ void stopCentresAtThinWalls(WorldState& state, float dt) {
         if (body.type != BodyType::Dynamic) continue;
         // A hair short of the contact stage's margin, which rounding may have left smaller.
         const float margin =
-            0.999f * contactMargin(state.def, state.continuousStage.startSpeed[slot], dt);
+            0.999f *
+            contactMargin(state.def, std::sqrt(state.continuousStage.startSpeedSq[slot]), dt);
         const bool withinMargin = movedSq <= margin * margin;
         // The earliest crossing of any shape's centre path, each against the translation as the
         // solver left it, so the order the walls come in does not matter.

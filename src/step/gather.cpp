@@ -120,7 +120,7 @@ void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
                                                       ? std::numeric_limits<float>::infinity()
                                                   : body.bullet ? -1.0f
                                                                 : body.minExtent;
-        state.continuousStage.startSpeed[i + 1] = closingSpeed(body.linearVelocity);
+        state.continuousStage.startSpeedSq[i + 1] = dot(body.linearVelocity, body.linearVelocity);
         SolverMotion& motion = state.solverMotions[i + 1];
         motion.invMass = body.invMass;
         motion.invInertia = body.invInertia;
@@ -320,7 +320,7 @@ void gatherSolverInputs(WorldState& state) {
     state.solverBodies.resize(state.awakeBodies.size() + 1);
     state.solverMotions.resize(state.awakeBodies.size() + 1);
     state.continuousStage.sweepAbove.resize(state.awakeBodies.size() + 1);
-    state.continuousStage.startSpeed.resize(state.awakeBodies.size() + 1);
+    state.continuousStage.startSpeedSq.resize(state.awakeBodies.size() + 1);
     state.solverBodies[0] = SolverState{};
     state.solverMotions[0] = SolverMotion{};
     // Solver slot per body (0: asleep or static), compact so that the constraint gather reads it

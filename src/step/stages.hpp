@@ -36,8 +36,7 @@ inline constexpr std::uint32_t kJointsAhead = 8;
 
 /// The speed at which two bodies close: the length of their relative velocity.
 [[nodiscard]] inline float closingSpeed(Vec2 relativeVelocity) noexcept {
-    return std::sqrt(relativeVelocity.x * relativeVelocity.x +
-                     relativeVelocity.y * relativeVelocity.y);
+    return std::sqrt(dot(relativeVelocity, relativeVelocity));
 }
 
 /// How far apart the contact stage still gives two shapes points, for bodies that close at
