@@ -30,19 +30,35 @@ struct Manifold {
     int pointCount = 0;
 };
 
-/// The point of the hardest hit of a solved manifold, -1 if none: its fastest approach among the
-/// points that pushed. `speed` is that approach speed (0 if none).
-[[nodiscard]] inline int hardestHit(const Manifold& manifold, float& speed) noexcept {
+/// The point of the hardest hit among the first `count` points of a solved manifold, -1 if none:
+/// its fastest approach among the points that pushed. `speed` is that approach speed (0 if none).
+[[nodiscard]] inline int hardestHit(const ManifoldPoint* points, int count, float& speed) noexcept {
     speed = 0.0f;
     int best = -1;
-    for (int i = 0; i < manifold.pointCount; ++i) {
-        const ManifoldPoint& p = manifold.points[i];
+    for (int i = 0; i < count; ++i) {
+        const ManifoldPoint& p = points[i];
         if (p.maxNormalImpulse > 0.0f && p.approachSpeed > speed) {
             speed = p.approachSpeed;
             best = i;
         }
     }
     return best;
+}
+
+[[nodiscard]] inline int hardestHit(const Manifold& manifold, float& speed) noexcept {
+    return hardestHit(manifold.points, manifold.pointCount, speed);
+}
+
+/// Whether hardestHit finds a point among the first `count` whose speed reaches `threshold`
+/// (m/s): whether some point pushed while approaching at least that fast. Without branches: the
+/// solver asks it of every constraint it stores, and the answers follow no pattern.
+[[nodiscard]] inline bool wasHit(const ManifoldPoint* points, int count, float threshold) noexcept {
+    bool hit = false;
+    for (int i = 0; i < count; ++i) {
+        const float speed = points[i].approachSpeed;
+        hit |= (points[i].maxNormalImpulse > 0.0f) & (speed > 0.0f) & (speed >= threshold);
+    }
+    return hit;
 }
 
 /// Warm starting: each point of `fresh` takes the impulses of the point of `old` with its id.

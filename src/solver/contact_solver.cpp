@@ -180,8 +180,7 @@ bool storeImpulses(const ScalarContact& c, float hitThreshold) {
         mp.maxNormalImpulse = p.maxNormalImpulse;
         mp.approachSpeed = -p.approachVelocity;
     }
-    float speed;
-    return hardestHit(manifold, speed) >= 0 && speed >= hitThreshold;
+    return wasHit(manifold.points, manifold.pointCount, hitThreshold);
 }
 
 } // namespace

@@ -48,6 +48,7 @@ RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, std::size_t lane, std::uin
     setBit(w.movableA, bodies.mA != 0.0f || bodies.iA != 0.0f);
     setBit(w.movableB, bodies.mB != 0.0f || bodies.iB != 0.0f);
     const int points = m != nullptr ? m->pointCount : 0;
+    w.lanePoints[lane] = static_cast<std::uint8_t>(points);
     for (int i = 0; i < points; ++i) {
         const ManifoldPoint& mp = m->points[i];
         const PreparedPoint p = preparePoint(bodies, context.bodies[bodyA], context.bodies[bodyB],
@@ -88,6 +89,10 @@ constexpr std::size_t kPrefetchAhead = 16;
     __builtin_prefetch(&context.motions[c.bodyA]);
     __builtin_prefetch(&context.motions[c.bodyB]);
 }
+
+// The manifolds lie in the contacts, far apart and long out of the cache by the time the solve
+// ends: the lines the store writes, of the block this many blocks on, are fetched early.
+constexpr std::size_t kStoreAhead = 2;
 
 } // namespace
 
@@ -144,20 +149,27 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
 template <int W>
 void storeWideImpulses(std::span<const WideContact<W>> wide, float hitThreshold,
                        std::span<std::uint8_t> hits) {
-    for (const WideContact<W>& w : wide) {
+    for (std::size_t b = 0; b < wide.size(); ++b) {
+        const WideContact<W>& w = wide[b];
+        if (b + kStoreAhead < wide.size()) {
+            const WideContact<W>& ahead = wide[b + kStoreAhead];
+            for (int lane = 0; lane < W; ++lane)
+                if (ahead.constraint[lane] != kNoConstraint)
+                    prefetchRecord<true>(*ahead.manifold[lane]);
+        }
         for (int lane = 0; lane < W; ++lane) {
             if (w.constraint[lane] == kNoConstraint) continue;
-            Manifold& manifold = *w.manifold[lane];
-            for (int i = 0; i < manifold.pointCount; ++i) {
+            ManifoldPoint* const points = w.manifold[lane]->points;
+            const int count = w.lanePoints[lane];
+            for (int i = 0; i < count; ++i) {
                 const WidePoint<W>& q = w.points[i];
-                ManifoldPoint& mp = manifold.points[i];
+                ManifoldPoint& mp = points[i];
                 mp.normalImpulse = q.normalImpulse[lane];
                 mp.tangentImpulse = q.tangentImpulse[lane];
                 mp.maxNormalImpulse = q.maxNormalImpulse[lane];
                 mp.approachSpeed = -q.approachVelocity[lane];
             }
-            float speed;
-            hits[w.constraint[lane]] = hardestHit(manifold, speed) >= 0 && speed >= hitThreshold;
+            hits[w.constraint[lane]] = wasHit(points, count, hitThreshold) ? 1 : 0;
         }
     }
 }

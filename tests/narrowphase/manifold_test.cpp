@@ -89,3 +89,31 @@ TEST_CASE("box-box: two points on the overlap edge along the least-penetration a
     REQUIRE(spec.pointCount == 2);
     CHECK(spec.points[0].separation == doctest::Approx(0.05f));
 }
+
+TEST_CASE("wasHit says what hardestHit finds: a point that pushed, at the threshold or faster") {
+    // Every combination of two points' push (none, some) and approach speed (receding, still,
+    // below, at and above the threshold), for thresholds below, at and above zero.
+    const float speeds[] = {-1.0f, 0.0f, 0.5f, 1.0f, 2.0f};
+    const float pushes[] = {0.0f, 0.3f};
+    int hits = 0;
+    for (const float threshold : {-1.0f, 0.0f, 1.0f})
+        for (const float s0 : speeds)
+            for (const float s1 : speeds)
+                for (const float p0 : pushes)
+                    for (const float p1 : pushes)
+                        for (int count = 0; count <= kMaxManifoldPoints; ++count) {
+                            Manifold m;
+                            m.pointCount = count;
+                            m.points[0].approachSpeed = s0;
+                            m.points[0].maxNormalImpulse = p0;
+                            m.points[1].approachSpeed = s1;
+                            m.points[1].maxNormalImpulse = p1;
+                            float speed = 0.0f;
+                            const bool expected = hardestHit(m, speed) >= 0 && speed >= threshold;
+                            CAPTURE(threshold);
+                            CAPTURE(count);
+                            CHECK(wasHit(m.points, m.pointCount, threshold) == expected);
+                            hits += expected ? 1 : 0;
+                        }
+    CHECK(hits > 0);
+}
