@@ -2,7 +2,8 @@
 // Preparing one contact constraint for the step: the bodies' inverse masses, the soft
 // coefficients, each point's effective masses and approach velocity. Shared by the sequential
 // path and the overflow list (into the constraint), and the packing of wide blocks (which prepares
-// each lane as it packs it from the manifold).
+// each lane's bodies as it packs it from the manifold, then the points of the whole block at
+// once, with preparePoint's arithmetic in lanes).
 
 #include <cstdint>
 #include <span>
@@ -50,7 +51,11 @@ void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uin
     p.iA = context.motions[bodyA].invInertia;
     p.mB = context.motions[bodyB].invMass;
     p.iB = context.motions[bodyB].invInertia;
-    if (context.maxMassRatio > 0.0f) limitMassRatio(context, bodyA, bodyB, p);
+    // Most contacts join bodies of like masses, or an immovable one: only the others need the call.
+    const float ratio = context.maxMassRatio;
+    if (ratio > 0.0f && p.mA != 0.0f && p.mB != 0.0f &&
+        (p.mA > ratio * p.mB || p.mB > ratio * p.mA))
+        limitMassRatio(context, bodyA, bodyB, p);
     p.softness = (p.mA == 0.0f || p.mB == 0.0f) ? context.stiff : context.contact;
     return p;
 }
@@ -62,7 +67,9 @@ struct PreparedPoint {
     float approachVelocity = 0.0f; ///< SolverPoint::approachVelocity
 };
 
-/// A point's effective masses along the normal and the tangent, and its approach velocity.
+/// A point's effective masses along the normal and the tangent, and its approach velocity. The
+/// packing's preparePoints (wide_contacts.cpp) does these operations in the same order, lane by
+/// lane: a change here is a change there.
 [[nodiscard]] inline PreparedPoint preparePoint(const PreparedBodies& bodies, const SolverState& a,
                                                 const SolverState& b, Vec2 anchorA, Vec2 anchorB,
                                                 Vec2 n) {

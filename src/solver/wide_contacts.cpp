@@ -6,17 +6,26 @@
 
 #include "core/always_inline.hpp"
 #include "core/prefetch.hpp"
+#include "solver/float4.hpp"
 
 namespace rigid2d::detail {
 
 namespace {
 
-// Lane `lane` of `w` from `c`, prepared from its surface as it is written; a missing constraint
-// or point gets zeros (static slot, no mass, no impulse), which the solve turns into zero
-// impulses. Inlined by force: the packing's two calls then drop the checks for a missing
-// constraint that do not apply to them (GCC stopped inlining it as it grew).
+// The velocities of each lane's bodies at the start of the step, for the approach velocities.
 template <int W>
-RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, std::size_t lane, std::uint32_t index,
+struct alignas(4 * W) LaneVelocities {
+    float vAX[W], vAY[W], wA[W], vBX[W], vBY[W], wB[W];
+};
+
+// Lane `lane` of `w` from `c`, all but the points' effective masses and approach velocities
+// (preparePoints, for the whole block at once); a missing constraint or point gets zeros (static
+// slot, no mass, no impulse), which the solve turns into zero impulses. Inlined by force: the
+// packing's two calls then drop the checks for a missing constraint that do not apply to them
+// (GCC stopped inlining it as it grew).
+template <int W>
+RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, LaneVelocities<W>& velocities,
+                                   std::size_t lane, std::uint32_t index,
                                    const ContactConstraint* c, const PrepareContext& context) {
     ContactSurface* const surface = c != nullptr ? c->surface : nullptr;
     const Manifold* m = surface != nullptr ? &surface->manifold : nullptr;
@@ -47,31 +56,82 @@ RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, std::size_t lane, std::uin
     setBit(w.bouncyLanes, restitution != 0.0f);
     setBit(w.movableA, bodies.mA != 0.0f || bodies.iA != 0.0f);
     setBit(w.movableB, bodies.mB != 0.0f || bodies.iB != 0.0f);
+    const SolverState& a = context.bodies[bodyA];
+    const SolverState& b = context.bodies[bodyB];
+    velocities.vAX[lane] = a.v.x;
+    velocities.vAY[lane] = a.v.y;
+    velocities.wA[lane] = a.w;
+    velocities.vBX[lane] = b.v.x;
+    velocities.vBY[lane] = b.v.y;
+    velocities.wB[lane] = b.w;
     const int points = m != nullptr ? m->pointCount : 0;
     w.lanePoints[lane] = static_cast<std::uint8_t>(points);
     for (int i = 0; i < points; ++i) {
         const ManifoldPoint& mp = m->points[i];
-        const PreparedPoint p = preparePoint(bodies, context.bodies[bodyA], context.bodies[bodyB],
-                                             mp.anchorA, mp.anchorB, n);
         WidePoint<W>& q = w.points[i];
         q.anchorAX[lane] = mp.anchorA.x;
         q.anchorAY[lane] = mp.anchorA.y;
         q.anchorBX[lane] = mp.anchorB.x;
         q.anchorBY[lane] = mp.anchorB.y;
         q.baseSeparation[lane] = baseSeparation(mp, n);
-        q.normalMass[lane] = p.normalMass;
-        q.tangentMass[lane] = p.tangentMass;
         q.normalImpulse[lane] = mp.normalImpulse;
         q.tangentImpulse[lane] = mp.tangentImpulse;
         q.maxNormalImpulse[lane] = 0.0f;
-        q.approachVelocity[lane] = p.approachVelocity;
     }
     for (int i = points; i < kMaxManifoldPoints; ++i) {
         WidePoint<W>& q = w.points[i];
         for (float* field : {q.anchorAX, q.anchorAY, q.anchorBX, q.anchorBY, q.baseSeparation,
-                             q.normalMass, q.tangentMass, q.normalImpulse, q.tangentImpulse,
-                             q.maxNormalImpulse, q.approachVelocity})
+                             q.normalImpulse, q.tangentImpulse, q.maxNormalImpulse})
             field[lane] = 0.0f;
+    }
+}
+
+// The lanes the packing computes with: four at a time, in the baseline instruction set.
+#if RIGID2D_SSE2
+using PrepareLanes = Float4;
+#else
+using PrepareLanes = PortableLanes<4>;
+#endif
+
+// preparePoint (contact_prepare.hpp) for every lane and point of a packed block, operation for
+// operation, so each lane gets the bits the scalar path computes (the wide solver's test compares
+// them); a missing point gets zeros. Lane by lane, it was a fifth of the packing's instructions.
+template <int W>
+void preparePoints(WideContact<W>& w, const LaneVelocities<W>& velocities) {
+    using F = PrepareLanes;
+    const F zero = F::splat(0.0f), one = F::splat(1.0f);
+    // 1 / k where k > 0, else 0; the division kept after the select (Float4::opaque).
+    const auto inverse = [&](F k) {
+        const F positive = F::greater(k, zero);
+        return F::select(positive, one / F::opaque(F::select(positive, k, one)), zero);
+    };
+    for (int g = 0; g < W; g += F::width) {
+        const F nX = F::load(w.normalX + g), nY = F::load(w.normalY + g);
+        const F tX = nY, tY = -nX; // the tangent: the normal turned clockwise
+        const F mA = F::load(w.invMassA + g), iA = F::load(w.invInertiaA + g);
+        const F mB = F::load(w.invMassB + g), iB = F::load(w.invInertiaB + g);
+        const F vAX = F::load(velocities.vAX + g), vAY = F::load(velocities.vAY + g);
+        const F vBX = F::load(velocities.vBX + g), vBY = F::load(velocities.vBY + g);
+        const F wA = F::load(velocities.wA + g), wB = F::load(velocities.wB + g);
+        for (int i = 0; i < kMaxManifoldPoints; ++i) {
+            WidePoint<W>& q = w.points[i];
+            unsigned present = 0;
+            for (int lane = 0; lane < F::width; ++lane)
+                if (w.lanePoints[g + lane] > i) present |= 1u << lane;
+            const F mask = F::maskOf(present);
+            const F aAX = F::load(q.anchorAX + g), aAY = F::load(q.anchorAY + g);
+            const F aBX = F::load(q.anchorBX + g), aBY = F::load(q.anchorBY + g);
+            const F rnA = aAX * nY - aAY * nX, rnB = aBX * nY - aBY * nX;
+            const F kNormal = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+            const F rtA = aAX * tY - aAY * tX, rtB = aBX * tY - aBY * tX;
+            const F kTangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+            const F vrAX = vAX + -wA * aAY, vrAY = vAY + wA * aAX;
+            const F vrBX = vBX + -wB * aBY, vrBY = vBY + wB * aBX;
+            const F approach = (vrBX - vrAX) * nX + (vrBY - vrAY) * nY;
+            F::store(q.normalMass + g, F::select(mask, inverse(kNormal), zero));
+            F::store(q.tangentMass + g, F::select(mask, inverse(kTangent), zero));
+            F::store(q.approachVelocity + g, F::select(mask, approach, zero));
+        }
     }
 }
 
@@ -120,12 +180,13 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
         const std::size_t colourFirst = colouring.start[k];
         const std::size_t first = W * (b - blocks.start[k]);
         WideContact<W>& w = out[b];
+        LaneVelocities<W> velocities;
         // The most points in each group of four lanes, as the 4-wide layout would run them.
         int groupPoints[W / 4];
         for (int& points : groupPoints) points = 1;
         for (std::size_t lane = 0; lane < W; ++lane) {
             if (first + lane >= colour.size()) {
-                setLane(w, lane, kNoConstraint, nullptr, context);
+                setLane(w, velocities, lane, kNoConstraint, nullptr, context);
                 continue;
             }
             const std::size_t position = colourFirst + first + lane;
@@ -136,8 +197,9 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
             const std::uint32_t index = colour[first + lane];
             const ContactConstraint& c = constraints[index];
             groupPoints[lane / 4] = std::max(groupPoints[lane / 4], c.surface->manifold.pointCount);
-            setLane(w, lane, index, &c, context);
+            setLane(w, velocities, lane, index, &c, context);
         }
+        preparePoints(w, velocities);
         w.pointCount = *std::max_element(std::begin(groupPoints), std::end(groupPoints));
         w.shortLanes = 0;
         for (int lane = 0; lane < W; ++lane)

@@ -70,7 +70,7 @@ template <int W>
 void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks);
 
 /// Packs blocks [begin, end) of `out` (laid out by layOutWideContacts) from the constraints'
-/// surfaces, each lane prepared as it is written (contact_prepare.hpp), lanes in ascending
+/// surfaces, each lane prepared as contact_prepare.hpp prepares a constraint, lanes in ascending
 /// constraint order as colouring.colour(k) lists them; the overflow list is left alone. Each block
 /// is written from its own constraints only, so the blocks may be packed in pieces, in any order.
 template <int W>
