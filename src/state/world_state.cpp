@@ -255,6 +255,12 @@ void WorldState::createContact(std::uint32_t shapeA, std::uint32_t shapeB) {
     ++contactCount;
 }
 
+void WorldState::reserveContacts(std::size_t count) {
+    pairs.reserve(contactCount + count);
+    const std::size_t slots = contacts.size() + count; // at most: freed slots are taken first
+    if (slots > contacts.capacity()) contacts.reserve(std::max(slots, 2 * contacts.capacity()));
+}
+
 void WorldState::destroyContact(std::uint32_t contactIndex, bool deferEvents) {
     Contact& contact = contacts[contactIndex];
     if (contact.touching) {

@@ -295,6 +295,8 @@ struct WorldState {
     // --- contacts
     [[nodiscard]] bool shouldCollide(std::uint32_t shapeA, std::uint32_t shapeB) const noexcept;
     void createContact(std::uint32_t shapeA, std::uint32_t shapeB);
+    /// Room for `count` more contacts, made at once.
+    void reserveContacts(std::size_t count);
     /// Unlinks and frees a contact; `deferEvents` queues its end event for the next step.
     void destroyContact(std::uint32_t contactIndex, bool deferEvents);
 };

@@ -95,6 +95,7 @@ void findNewPairs(WorldState& state) {
     // A user-written broad phase that breaks the once-each rule must not make a contact twice.
     scratch.newPairs.erase(std::unique(scratch.newPairs.begin(), scratch.newPairs.end()),
                            scratch.newPairs.end());
+    state.reserveContacts(scratch.newPairs.size());
     for (const std::uint64_t key : scratch.newPairs)
         state.createContact(static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key));
     state.stats.newPairs = scratch.newPairs.size();
