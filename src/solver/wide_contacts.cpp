@@ -181,9 +181,6 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
         const std::size_t first = W * (b - blocks.start[k]);
         WideContact<W>& w = out[b];
         LaneVelocities<W> velocities;
-        // The most points in each group of four lanes, as the 4-wide layout would run them.
-        int groupPoints[W / 4];
-        for (int& points : groupPoints) points = 1;
         for (std::size_t lane = 0; lane < W; ++lane) {
             if (first + lane >= colour.size()) {
                 setLane(w, velocities, lane, kNoConstraint, nullptr, context);
@@ -196,10 +193,15 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
                 prefetchInputs(context, constraints[order[position + kPrefetchAhead / 2]]);
             const std::uint32_t index = colour[first + lane];
             const ContactConstraint& c = constraints[index];
-            groupPoints[lane / 4] = std::max(groupPoints[lane / 4], c.surface->manifold.pointCount);
             setLane(w, velocities, lane, index, &c, context);
         }
         preparePoints(w, velocities);
+        // The most points in each group of four lanes (at least one), as the 4-wide layout would
+        // run them.
+        int groupPoints[W / 4];
+        for (int& points : groupPoints) points = 1;
+        for (int lane = 0; lane < W; ++lane)
+            groupPoints[lane / 4] = std::max<int>(groupPoints[lane / 4], w.lanePoints[lane]);
         w.pointCount = *std::max_element(std::begin(groupPoints), std::end(groupPoints));
         w.shortLanes = 0;
         for (int lane = 0; lane < W; ++lane)

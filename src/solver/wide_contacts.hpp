@@ -52,8 +52,9 @@ struct alignas(4 * W) WideContact {
     /// of four has fewer points than pointCount, and the loops leave those lanes as they were for
     /// the last point. Always 0 at width 4.
     std::uint8_t shortLanes = 0;
-    /// Each lane's manifold's point count: the store after the solve then writes the manifolds
-    /// without reading them, long after they left the cache.
+    /// Each lane's manifold's point count (0 for an unused lane): which points the packing
+    /// prepares, and how many the store after the solve writes without reading the manifold,
+    /// long after it left the cache.
     std::uint8_t lanePoints[W] = {};
     WidePoint<W> points[kMaxManifoldPoints];
 };

@@ -6,6 +6,7 @@
 
 #include "core/assert.hpp"
 #include "core/check.hpp"
+#include "core/grow.hpp"
 
 namespace rigid2d::detail {
 
@@ -257,8 +258,7 @@ void WorldState::createContact(std::uint32_t shapeA, std::uint32_t shapeB) {
 
 void WorldState::reserveContacts(std::size_t count) {
     pairs.reserve(contactCount + count);
-    const std::size_t slots = contacts.size() + count; // at most: freed slots are taken first
-    if (slots > contacts.capacity()) contacts.reserve(std::max(slots, 2 * contacts.capacity()));
+    reserveWithRoom(contacts, contacts.size() + count); // at most: freed slots are taken first
 }
 
 void WorldState::destroyContact(std::uint32_t contactIndex, bool deferEvents) {
