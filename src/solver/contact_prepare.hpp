@@ -35,6 +35,7 @@ void markJointedBodies(std::span<const JointConstraint> joints, std::size_t body
 /// ratio limit applied) and the soft coefficients.
 struct PreparedBodies {
     float mA = 0.0f, iA = 0.0f, mB = 0.0f, iB = 0.0f;
+    bool stiff = false; ///< one side cannot be pushed: softness is context.stiff
     Softness softness{};
 };
 
@@ -56,7 +57,8 @@ void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uin
     if (ratio > 0.0f && p.mA != 0.0f && p.mB != 0.0f &&
         (p.mA > ratio * p.mB || p.mB > ratio * p.mA))
         limitMassRatio(context, bodyA, bodyB, p);
-    p.softness = (p.mA == 0.0f || p.mB == 0.0f) ? context.stiff : context.contact;
+    p.stiff = p.mA == 0.0f || p.mB == 0.0f;
+    p.softness = p.stiff ? context.stiff : context.contact;
     return p;
 }
 

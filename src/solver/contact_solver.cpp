@@ -393,11 +393,14 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     const std::span<const ContactConstraint> constraints = step.constraints;
     const SubstepSettings& s = step.s;
     const float push = step.settings.maxContactPushSpeed;
+    const WideSoftness softness{step.context.contact, step.context.stiff};
     layOutWideContacts<W>(scratch.colouring, scratch.contactBlocks);
     blocks.contacts.resize(scratch.contactBlocks.start[kContactColourCount]);
+    blocks.contactsCold.resize(blocks.contacts.size());
     packWideJoints<W>(joints, step.jointCandidates, scratch.jointColouring, s.joint, blocks.points,
                       blocks.revolutes, scratch.pointBlocks, scratch.revoluteBlocks);
     const std::span<WideContact<W>> wide(blocks.contacts);
+    const std::span<WideContactCold<W>> cold(blocks.contactsCold);
     const std::span<WideJoint<W>> wideJoints(blocks.points);
     const std::span<WideRevolute<W>> wideRevolutes(blocks.revolutes);
     const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
@@ -440,7 +443,7 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
         switch (stage.kind) {
         case Kind::PackContacts:
             packWideContacts<W>(step.context, constraints, scratch.colouring, scratch.contactBlocks,
-                                wide, first, first + count);
+                                wide, cold, first, first + count);
             break;
         case Kind::PrepareOverflow:
             for (std::size_t i = first; i < first + count; ++i) {
@@ -480,14 +483,16 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
                 solveJoint(bodies, joints[j], s.joint, bias);
             break;
         case Kind::SolveContacts:
-            kernels.solveContacts(state, wide.data() + first, count, s.inverseH, push, bias);
+            kernels.solveContacts(state, wide.data() + first, count, softness, s.inverseH, push,
+                                  bias);
             break;
         case Kind::SolveOverflow:
             for (ScalarContact& c : scalar.subspan(first, count))
                 solveContact(bodies, c, s.inverseH, push, bias);
             break;
         case Kind::StoreContactImpulses:
-            storeWideImpulses<W>(wide.subspan(first, count), step.settings.hitThreshold, hits);
+            storeWideImpulses<W>(wide.subspan(first, count), cold.subspan(first, count),
+                                 step.settings.hitThreshold, hits);
             break;
         case Kind::StoreOverflowImpulses:
             for (std::size_t i = first; i < first + count; ++i)
@@ -500,7 +505,7 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
             storeWideJointImpulses<W>({}, wideRevolutes.subspan(first, count), joints);
             break;
         case Kind::RestituteContacts:
-            kernels.restituteContacts(state, wide.data() + first, count,
+            kernels.restituteContacts(state, wide.data() + first, cold.data() + first, count,
                                       step.settings.restitutionThreshold);
             break;
         case Kind::RestituteOverflow:

@@ -75,6 +75,7 @@ struct WideKernels;
 template <int W>
 struct WideBlocks {
     std::vector<WideContact<W>> contacts;
+    std::vector<WideContactCold<W>> contactsCold; ///< one per block of `contacts`
     std::vector<WideJoint<W>> points;
     std::vector<WideRevolute<W>> revolutes;
 };

@@ -46,18 +46,24 @@ void warmStartWide(SolverState* bodies, const WideContact<F::width>* blocks, std
 
 template <class F>
 void solveWide(SolverState* bodies, WideContact<F::width>* blocks, std::size_t count,
-               float inverseH, float maxPushSpeed, bool useBias) {
+               const WideSoftness& softness, float inverseH, float maxPushSpeed, bool useBias) {
     const F zero = F::splat(0.0f), one = F::splat(1.0f);
     const F invH = F::splat(inverseH), minBias = F::splat(-maxPushSpeed);
+    const Softness &soft = softness.contact, &stiff = softness.stiff;
+    const F biasRates[2] = {F::splat(soft.biasRate), F::splat(stiff.biasRate)};
+    const F massScales[2] = {F::splat(soft.massScale), F::splat(stiff.massScale)};
+    const F impulseScales[2] = {F::splat(soft.impulseScale), F::splat(stiff.impulseScale)};
     for (std::size_t k = 0; k < count; ++k) {
         WideContact<F::width>& c = blocks[k];
         auto [a, b, v, m] = loadBlock<F>(bodies, c.bodyA, c.bodyB, true, c.invMassA, c.invInertiaA,
                                          c.invMassB, c.invInertiaB);
         const F nx = F::load(c.normalX), ny = F::load(c.normalY);
         const F dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
-        const F biasRate = F::load(c.biasRate);
-        const F softMass = useBias ? F::load(c.massScale) : one;
-        const F softImpulse = useBias ? F::load(c.impulseScale) : zero;
+        const F stiffLanes = F::maskOf(c.stiffLanes);
+        const F biasRate = F::select(stiffLanes, biasRates[1], biasRates[0]);
+        const F softMass = useBias ? F::select(stiffLanes, massScales[1], massScales[0]) : one;
+        const F softImpulse =
+            useBias ? F::select(stiffLanes, impulseScales[1], impulseScales[0]) : zero;
         for (int i = 0; i < c.pointCount; ++i) {
             WidePoint<F::width>& p = c.points[i];
             const Velocities<F> before = v;
@@ -115,19 +121,20 @@ void solveWide(SolverState* bodies, WideContact<F::width>* blocks, std::size_t c
 /// lanes of a point that does not bounce keep their velocities and impulses, so each lane ends as
 /// the scalar loop, which skips such points, leaves its constraint.
 template <class F>
-void restituteWide(SolverState* bodies, WideContact<F::width>* blocks, std::size_t count,
-                   float threshold) {
+void restituteWide(SolverState* bodies, WideContact<F::width>* blocks,
+                   const WideContactCold<F::width>* cold, std::size_t count, float threshold) {
     const F zero = F::splat(0.0f), minApproach = F::splat(-threshold);
     for (std::size_t k = 0; k < count; ++k) {
+        const WideContactCold<F::width>& bounce = cold[k];
+        if (bounce.bouncyLanes == 0) continue;
         WideContact<F::width>& c = blocks[k];
-        if (c.bouncyLanes == 0) continue;
-        const F restitution = F::load(c.restitution);
+        const F restitution = F::load(bounce.restitution);
         unsigned bounces[kMaxManifoldPoints];
         unsigned any = 0;
         for (int i = 0; i < c.pointCount; ++i) {
             const WidePoint<F::width>& p = c.points[i];
-            const F approach = F::load(p.approachVelocity);
-            bounces[i] = c.bouncyLanes & ~F::laneBits(F::greater(approach, minApproach)) &
+            const F approach = F::load(bounce.approachVelocity[i]);
+            bounces[i] = bounce.bouncyLanes & ~F::laneBits(F::greater(approach, minApproach)) &
                          F::laneBits(F::notEqual(F::load(p.maxNormalImpulse), zero));
             any |= bounces[i];
         }
@@ -138,7 +145,7 @@ void restituteWide(SolverState* bodies, WideContact<F::width>* blocks, std::size
         for (int i = 0; i < c.pointCount; ++i) {
             if (bounces[i] == 0) continue;
             WidePoint<F::width>& p = c.points[i];
-            const F bounce = F::maskOf(bounces[i]);
+            const F bouncing = F::maskOf(bounces[i]);
             const Velocities<F> before = v;
             const F rAx = F::load(p.anchorAX), rAy = F::load(p.anchorAY);
             const F rBx = F::load(p.anchorBX), rBy = F::load(p.anchorBY);
@@ -146,14 +153,15 @@ void restituteWide(SolverState* bodies, WideContact<F::width>* blocks, std::size
             relativeVelocity(v, rAx, rAy, rBx, rBy, dvx, dvy);
             const F vn = dvx * nx + dvy * ny;
             const F old = F::load(p.normalImpulse);
-            F impulse = -F::load(p.normalMass) * (vn + restitution * F::load(p.approachVelocity));
+            F impulse =
+                -F::load(p.normalMass) * (vn + restitution * F::load(bounce.approachVelocity[i]));
             const F total = F::max(old + impulse, zero);
             impulse = total - old;
-            F::store(p.normalImpulse, F::select(bounce, total, old));
+            F::store(p.normalImpulse, F::select(bouncing, total, old));
             const F oldMax = F::load(p.maxNormalImpulse);
-            F::store(p.maxNormalImpulse, F::select(bounce, F::max(oldMax, impulse), oldMax));
+            F::store(p.maxNormalImpulse, F::select(bouncing, F::max(oldMax, impulse), oldMax));
             applyImpulse(v, m, rAx, rAy, rBx, rBy, impulse * nx, impulse * ny);
-            v = selectLanes(bounce, v, before);
+            v = selectLanes(bouncing, v, before);
         }
         scatter(bodies, c.bodyA, c.movableA, v.vAx, v.vAy, v.wA, a.dAngle);
         scatter(bodies, c.bodyB, c.movableB, v.vBx, v.vBy, v.wB, b.dAngle);

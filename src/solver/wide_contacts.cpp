@@ -24,17 +24,18 @@ struct alignas(4 * W) LaneVelocities {
 // packing's two calls then drop the checks for a missing constraint that do not apply to them
 // (GCC stopped inlining it as it grew).
 template <int W>
-RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, LaneVelocities<W>& velocities,
-                                   std::size_t lane, std::uint32_t index,
-                                   const ContactConstraint* c, const PrepareContext& context) {
+RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, WideContactCold<W>& cold,
+                                   LaneVelocities<W>& velocities, std::size_t lane,
+                                   std::uint32_t index, const ContactConstraint* c,
+                                   const PrepareContext& context) {
     ContactSurface* const surface = c != nullptr ? c->surface : nullptr;
     const Manifold* m = surface != nullptr ? &surface->manifold : nullptr;
     const std::uint32_t bodyA = c != nullptr ? c->bodyA : 0, bodyB = c != nullptr ? c->bodyB : 0;
     const PreparedBodies bodies = c != nullptr ? prepareBodies(context, bodyA, bodyB)
                                                : PreparedBodies{}; // a soft step of no mass
     const Vec2 n = m != nullptr ? m->normal : Vec2{};
-    w.constraint[lane] = index;
-    w.manifold[lane] = surface != nullptr ? &surface->manifold : nullptr;
+    cold.constraint[lane] = index;
+    cold.manifold[lane] = surface != nullptr ? &surface->manifold : nullptr;
     w.bodyA[lane] = bodyA;
     w.bodyB[lane] = bodyB;
     w.normalX[lane] = n.x;
@@ -44,18 +45,16 @@ RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, LaneVelocities<W>& velocit
     w.invInertiaA[lane] = bodies.iA;
     w.invMassB[lane] = bodies.mB;
     w.invInertiaB[lane] = bodies.iB;
-    w.biasRate[lane] = bodies.softness.biasRate;
-    w.massScale[lane] = bodies.softness.massScale;
-    w.impulseScale[lane] = bodies.softness.impulseScale;
     const float restitution = surface != nullptr ? surface->restitution : 0.0f;
-    w.restitution[lane] = restitution;
+    cold.restitution[lane] = restitution;
     const auto bit = static_cast<std::uint8_t>(1u << lane);
     const auto setBit = [bit](std::uint8_t& bits, bool set) {
         bits = static_cast<std::uint8_t>(set ? bits | bit : bits & ~bit);
     };
-    setBit(w.bouncyLanes, restitution != 0.0f);
+    setBit(cold.bouncyLanes, restitution != 0.0f);
     setBit(w.movableA, bodies.mA != 0.0f || bodies.iA != 0.0f);
     setBit(w.movableB, bodies.mB != 0.0f || bodies.iB != 0.0f);
+    setBit(w.stiffLanes, bodies.stiff);
     const SolverState& a = context.bodies[bodyA];
     const SolverState& b = context.bodies[bodyB];
     velocities.vAX[lane] = a.v.x;
@@ -65,7 +64,7 @@ RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, LaneVelocities<W>& velocit
     velocities.vBY[lane] = b.v.y;
     velocities.wB[lane] = b.w;
     const int points = m != nullptr ? m->pointCount : 0;
-    w.lanePoints[lane] = static_cast<std::uint8_t>(points);
+    cold.lanePoints[lane] = static_cast<std::uint8_t>(points);
     for (int i = 0; i < points; ++i) {
         const ManifoldPoint& mp = m->points[i];
         WidePoint<W>& q = w.points[i];
@@ -97,7 +96,8 @@ using PrepareLanes = PortableLanes<4>;
 // operation, so each lane gets the bits the scalar path computes (the wide solver's test compares
 // them); a missing point gets zeros. Lane by lane, it was a fifth of the packing's instructions.
 template <int W>
-void preparePoints(WideContact<W>& w, const LaneVelocities<W>& velocities) {
+void preparePoints(WideContact<W>& w, WideContactCold<W>& cold,
+                   const LaneVelocities<W>& velocities) {
     using F = PrepareLanes;
     const F zero = F::splat(0.0f), one = F::splat(1.0f);
     // 1 / k where k > 0, else 0; the division kept after the select (Float4::opaque).
@@ -117,7 +117,7 @@ void preparePoints(WideContact<W>& w, const LaneVelocities<W>& velocities) {
             WidePoint<W>& q = w.points[i];
             unsigned present = 0;
             for (int lane = 0; lane < F::width; ++lane)
-                if (w.lanePoints[g + lane] > i) present |= 1u << lane;
+                if (cold.lanePoints[g + lane] > i) present |= 1u << lane;
             const F mask = F::maskOf(present);
             const F aAX = F::load(q.anchorAX + g), aAY = F::load(q.anchorAY + g);
             const F aBX = F::load(q.anchorBX + g), aBY = F::load(q.anchorBY + g);
@@ -130,7 +130,7 @@ void preparePoints(WideContact<W>& w, const LaneVelocities<W>& velocities) {
             const F approach = (vrBX - vrAX) * nX + (vrBY - vrAY) * nY;
             F::store(q.normalMass + g, F::select(mask, inverse(kNormal), zero));
             F::store(q.tangentMass + g, F::select(mask, inverse(kTangent), zero));
-            F::store(q.approachVelocity + g, F::select(mask, approach, zero));
+            F::store(cold.approachVelocity[i] + g, F::select(mask, approach, zero));
         }
     }
 }
@@ -169,7 +169,8 @@ void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks)
 template <int W>
 void packWideContacts(const PrepareContext& context, std::span<const ContactConstraint> constraints,
                       const ContactColouring& colouring, const ColourBlocks& blocks,
-                      std::span<WideContact<W>> out, std::size_t begin, std::size_t end) {
+                      std::span<WideContact<W>> out, std::span<WideContactCold<W>> cold,
+                      std::size_t begin, std::size_t end) {
     // The colour of block `begin`: the last colour that starts at or before it.
     const std::uint32_t* colourEnd = blocks.start + kContactColourCount + 1;
     const std::span<const std::uint32_t> order(colouring.order);
@@ -180,10 +181,11 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
         const std::size_t colourFirst = colouring.start[k];
         const std::size_t first = W * (b - blocks.start[k]);
         WideContact<W>& w = out[b];
+        WideContactCold<W>& c = cold[b];
         LaneVelocities<W> velocities;
         for (std::size_t lane = 0; lane < W; ++lane) {
             if (first + lane >= colour.size()) {
-                setLane(w, velocities, lane, kNoConstraint, nullptr, context);
+                setLane(w, c, velocities, lane, kNoConstraint, nullptr, context);
                 continue;
             }
             const std::size_t position = colourFirst + first + lane;
@@ -192,16 +194,15 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
             if (position + kPrefetchAhead / 2 < order.size())
                 prefetchInputs(context, constraints[order[position + kPrefetchAhead / 2]]);
             const std::uint32_t index = colour[first + lane];
-            const ContactConstraint& c = constraints[index];
-            setLane(w, velocities, lane, index, &c, context);
+            setLane(w, c, velocities, lane, index, &constraints[index], context);
         }
-        preparePoints(w, velocities);
+        preparePoints(w, c, velocities);
         // The most points in each group of four lanes (at least one), as the 4-wide layout would
         // run them.
         int groupPoints[W / 4];
         for (int& points : groupPoints) points = 1;
         for (int lane = 0; lane < W; ++lane)
-            groupPoints[lane / 4] = std::max<int>(groupPoints[lane / 4], w.lanePoints[lane]);
+            groupPoints[lane / 4] = std::max<int>(groupPoints[lane / 4], c.lanePoints[lane]);
         w.pointCount = *std::max_element(std::begin(groupPoints), std::end(groupPoints));
         w.shortLanes = 0;
         for (int lane = 0; lane < W; ++lane)
@@ -211,29 +212,31 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
 }
 
 template <int W>
-void storeWideImpulses(std::span<const WideContact<W>> wide, float hitThreshold,
+void storeWideImpulses(std::span<const WideContact<W>> wide,
+                       std::span<const WideContactCold<W>> cold, float hitThreshold,
                        std::span<std::uint8_t> hits) {
     for (std::size_t b = 0; b < wide.size(); ++b) {
         const WideContact<W>& w = wide[b];
+        const WideContactCold<W>& c = cold[b];
         if (b + kStoreAhead < wide.size()) {
-            const WideContact<W>& ahead = wide[b + kStoreAhead];
+            const WideContactCold<W>& ahead = cold[b + kStoreAhead];
             for (int lane = 0; lane < W; ++lane)
                 if (ahead.constraint[lane] != kNoConstraint)
                     prefetchRecord<true>(*ahead.manifold[lane]);
         }
         for (int lane = 0; lane < W; ++lane) {
-            if (w.constraint[lane] == kNoConstraint) continue;
-            ManifoldPoint* const points = w.manifold[lane]->points;
-            const int count = w.lanePoints[lane];
+            if (c.constraint[lane] == kNoConstraint) continue;
+            ManifoldPoint* const points = c.manifold[lane]->points;
+            const int count = c.lanePoints[lane];
             for (int i = 0; i < count; ++i) {
                 const WidePoint<W>& q = w.points[i];
                 ManifoldPoint& mp = points[i];
                 mp.normalImpulse = q.normalImpulse[lane];
                 mp.tangentImpulse = q.tangentImpulse[lane];
                 mp.maxNormalImpulse = q.maxNormalImpulse[lane];
-                mp.approachSpeed = -q.approachVelocity[lane];
+                mp.approachSpeed = -c.approachVelocity[i][lane];
             }
-            hits[w.constraint[lane]] = wasHit(points, count, hitThreshold) ? 1 : 0;
+            hits[c.constraint[lane]] = wasHit(points, count, hitThreshold) ? 1 : 0;
         }
     }
 }
@@ -242,11 +245,17 @@ template void layOutWideContacts<4>(const ContactColouring&, ColourBlocks&);
 template void layOutWideContacts<8>(const ContactColouring&, ColourBlocks&);
 template void packWideContacts<4>(const PrepareContext&, std::span<const ContactConstraint>,
                                   const ContactColouring&, const ColourBlocks&,
-                                  std::span<WideContact<4>>, std::size_t, std::size_t);
+                                  std::span<WideContact<4>>, std::span<WideContactCold<4>>,
+                                  std::size_t, std::size_t);
 template void packWideContacts<8>(const PrepareContext&, std::span<const ContactConstraint>,
                                   const ContactColouring&, const ColourBlocks&,
-                                  std::span<WideContact<8>>, std::size_t, std::size_t);
-template void storeWideImpulses<4>(std::span<const WideContact<4>>, float, std::span<std::uint8_t>);
-template void storeWideImpulses<8>(std::span<const WideContact<8>>, float, std::span<std::uint8_t>);
+                                  std::span<WideContact<8>>, std::span<WideContactCold<8>>,
+                                  std::size_t, std::size_t);
+template void storeWideImpulses<4>(std::span<const WideContact<4>>,
+                                   std::span<const WideContactCold<4>>, float,
+                                   std::span<std::uint8_t>);
+template void storeWideImpulses<8>(std::span<const WideContact<8>>,
+                                   std::span<const WideContactCold<8>>, float,
+                                   std::span<std::uint8_t>);
 
 } // namespace rigid2d::detail

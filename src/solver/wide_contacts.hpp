@@ -26,24 +26,21 @@ struct alignas(4 * W) WidePoint {
     float baseSeparation[W];
     float normalMass[W], tangentMass[W];
     float normalImpulse[W], tangentImpulse[W], maxNormalImpulse[W];
-    float approachVelocity[W]; ///< SolverPoint's, for restitution
 };
 
-/// W constraints. An unused lane (the last block of a colour) points at the static slot with
-/// zero masses, and a lane's missing second point has zero masses and impulses: their arithmetic
-/// is done but applies zero impulses (which can at most turn a -0 velocity into +0).
+/// W constraints: what the velocity passes (warm start, solve, relax) read and write. An unused
+/// lane (the last block of a colour) points at the static slot with zero masses, and a lane's
+/// missing second point has zero masses and impulses: their arithmetic is done but applies zero
+/// impulses (which can at most turn a -0 velocity into +0).
 template <int W>
 struct alignas(4 * W) WideContact {
     std::uint32_t bodyA[W], bodyB[W];
-    std::uint32_t constraint[W]; ///< index into the constraint array, kNoConstraint if unused
-    Manifold* manifold[W];       ///< the manifold of the constraint's surface
     float normalX[W], normalY[W], friction[W];
     float invMassA[W], invInertiaA[W], invMassB[W], invInertiaB[W];
-    float biasRate[W], massScale[W], impulseScale[W];
-    float restitution[W];
     int pointCount = 0; ///< most points of a lane: 1 or 2
-    /// Bit i set where lane i has a restitution: the restitution pass skips a block without.
-    std::uint8_t bouncyLanes = 0;
+    /// Bit i set where lane i's softness is the step's stiff one (PreparedBodies::stiff), else it
+    /// is the contact one: a step has only the two (WideSoftness), so the lanes need not hold them.
+    std::uint8_t stiffLanes = 0;
     /// Bit i set where lane i's body A (B) can move: only those are written back (movableLanes).
     std::uint8_t movableA = 0, movableB = 0;
     /// The 4-wide layout, which the golden hashes pin, runs a block's second point on all four of
@@ -52,11 +49,31 @@ struct alignas(4 * W) WideContact {
     /// of four has fewer points than pointCount, and the loops leave those lanes as they were for
     /// the last point. Always 0 at width 4.
     std::uint8_t shortLanes = 0;
-    /// Each lane's manifold's point count (0 for an unused lane): which points the packing
-    /// prepares, and how many the store after the solve writes without reading the manifold,
-    /// long after it left the cache.
-    std::uint8_t lanePoints[W] = {};
     WidePoint<W> points[kMaxManifoldPoints];
+};
+
+/// The rest of a block's lanes, which only the packing, the restitution pass and the store read:
+/// where each lane came from and what bounces. Kept in an array beside the blocks: the dozen
+/// velocity passes of a step stream the blocks from memory once a scene has some 50,000 contacts
+/// (v3_many_pyramids: 7 MB of blocks; 256 bytes of padding per block made its solve 10% slower).
+template <int W>
+struct alignas(4 * W) WideContactCold {
+    std::uint32_t constraint[W]; ///< index into the constraint array, kNoConstraint if unused
+    Manifold* manifold[W];       ///< the manifold of the constraint's surface
+    float restitution[W];
+    float approachVelocity[kMaxManifoldPoints][W]; ///< SolverPoint's, per point
+    /// Each lane's manifold's point count (0 for an unused lane): which points the packing
+    /// prepares, and how many the store writes without reading the manifold, long after it left
+    /// the cache.
+    std::uint8_t lanePoints[W] = {};
+    /// Bit i set where lane i has a restitution: the restitution pass skips a block without.
+    std::uint8_t bouncyLanes = 0;
+};
+
+/// The two soft coefficients of the step's contacts (PrepareContext's), as the solve picks them
+/// lane by lane with WideContact::stiffLanes.
+struct WideSoftness {
+    Softness contact{}, stiff{};
 };
 
 /// Where each colour's blocks start in a packed array: colour k is blocks [start[k], start[k + 1]).
@@ -71,18 +88,21 @@ template <int W>
 void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks);
 
 /// Packs blocks [begin, end) of `out` (laid out by layOutWideContacts) from the constraints'
-/// surfaces, each lane prepared as contact_prepare.hpp prepares a constraint, lanes in ascending
-/// constraint order as colouring.colour(k) lists them; the overflow list is left alone. Each block
-/// is written from its own constraints only, so the blocks may be packed in pieces, in any order.
+/// surfaces (and the same blocks of `cold`), each lane prepared as contact_prepare.hpp prepares a
+/// constraint, lanes in ascending constraint order as colouring.colour(k) lists them; the overflow
+/// list is left alone. Each block is written from its own constraints only, so the blocks may be
+/// packed in pieces, in any order.
 template <int W>
 void packWideContacts(const PrepareContext& context, std::span<const ContactConstraint> constraints,
                       const ContactColouring& colouring, const ColourBlocks& blocks,
-                      std::span<WideContact<W>> out, std::size_t begin, std::size_t end);
+                      std::span<WideContact<W>> out, std::span<WideContactCold<W>> cold,
+                      std::size_t begin, std::size_t end);
 
 /// Stores each used lane's impulses and approach speeds in its manifold, and whether it was hit at
-/// `hitThreshold` or faster in `hits` (one flag per constraint).
+/// `hitThreshold` or faster in `hits` (one flag per constraint); `cold` is the blocks' own.
 template <int W>
-void storeWideImpulses(std::span<const WideContact<W>> wide, float hitThreshold,
+void storeWideImpulses(std::span<const WideContact<W>> wide,
+                       std::span<const WideContactCold<W>> cold, float hitThreshold,
                        std::span<std::uint8_t> hits);
 
 } // namespace rigid2d::detail

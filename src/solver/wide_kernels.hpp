@@ -19,9 +19,10 @@ template <int W>
 struct WideKernels {
     void (*warmStartContacts)(SolverState* bodies, const WideContact<W>* blocks, std::size_t count);
     void (*solveContacts)(SolverState* bodies, WideContact<W>* blocks, std::size_t count,
-                          float inverseH, float maxPushSpeed, bool useBias);
-    void (*restituteContacts)(SolverState* bodies, WideContact<W>* blocks, std::size_t count,
-                              float threshold);
+                          const WideSoftness& softness, float inverseH, float maxPushSpeed,
+                          bool useBias);
+    void (*restituteContacts)(SolverState* bodies, WideContact<W>* blocks,
+                              const WideContactCold<W>* cold, std::size_t count, float threshold);
     void (*warmStartPoints)(SolverState* bodies, const WideJoint<W>* blocks, std::size_t count);
     void (*solvePoints)(SolverState* bodies, WideJoint<W>* blocks, std::size_t count,
                         const JointStep& step, bool useBias);
