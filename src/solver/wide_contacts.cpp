@@ -20,7 +20,8 @@ struct alignas(4 * W) LaneVelocities {
 
 // Lane `lane` of `w` from `c`, all but the points' effective masses and approach velocities
 // (preparePoints, for the whole block at once); a missing constraint or point gets zeros (static
-// slot, no mass, no impulse), which the solve turns into zero impulses. Inlined by force: the
+// slot, no mass, no impulse), which the solve turns into zero impulses. The lane's flag bits are
+// or-ed into the block's, which the packing clears first. Inlined by force: the
 // packing's two calls then drop the checks for a missing constraint that do not apply to them
 // (GCC stopped inlining it as it grew).
 template <int W>
@@ -47,9 +48,8 @@ RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, WideContactCold<W>& cold,
     w.invInertiaB[lane] = bodies.iB;
     const float restitution = surface != nullptr ? surface->restitution : 0.0f;
     cold.restitution[lane] = restitution;
-    const auto bit = static_cast<std::uint8_t>(1u << lane);
-    const auto setBit = [bit](std::uint8_t& bits, bool set) {
-        bits = static_cast<std::uint8_t>(set ? bits | bit : bits & ~bit);
+    const auto setBit = [lane](std::uint8_t& bits, bool set) {
+        bits = static_cast<std::uint8_t>(bits | unsigned{set} << lane);
     };
     setBit(cold.bouncyLanes, restitution != 0.0f);
     setBit(w.movableA, bodies.mA != 0.0f || bodies.iA != 0.0f);
@@ -183,6 +183,7 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
         WideContact<W>& w = out[b];
         WideContactCold<W>& c = cold[b];
         LaneVelocities<W> velocities;
+        w.movableA = w.movableB = w.stiffLanes = c.bouncyLanes = 0; // setLane sets the lanes' bits
         for (std::size_t lane = 0; lane < W; ++lane) {
             if (first + lane >= colour.size()) {
                 setLane(w, c, velocities, lane, kNoConstraint, nullptr, context);
