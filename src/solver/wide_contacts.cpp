@@ -21,9 +21,9 @@ struct alignas(4 * W) LaneVelocities {
 // Lane `lane` of `w` from `c`, all but the points' effective masses and approach velocities
 // (preparePoints, for the whole block at once); a missing constraint or point gets zeros (static
 // slot, no mass, no impulse), which the solve turns into zero impulses. The lane's flag bits are
-// or-ed into the block's, which the packing clears first. Inlined by force: the
-// packing's two calls then drop the checks for a missing constraint that do not apply to them
-// (GCC stopped inlining it as it grew).
+// or-ed into the block's, which the packing clears first. Inlined by force: the packing's two
+// calls then drop the checks for a missing constraint that do not apply to them (GCC stopped
+// inlining it as it grew).
 template <int W>
 RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, WideContactCold<W>& cold,
                                    LaneVelocities<W>& velocities, std::size_t lane,
