@@ -22,11 +22,11 @@ namespace rigid2d::detail {
 // The rule depends only on the pair and the joints, not on the contact's direction or history:
 // a boost that came and went from step to step would warm start the light body with an impulse
 // scaled for the boosted mass and launch it.
-void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uint32_t bodyB,
-                    PreparedBodies& bodies) {
+PreparedBodies limitMassRatio(const PrepareContext& context, std::uint32_t bodyA,
+                              std::uint32_t bodyB, PreparedBodies bodies) {
     const float maxRatio = context.maxMassRatio;
     float &mA = bodies.mA, &iA = bodies.iA, &mB = bodies.mB, &iB = bodies.iB;
-    if (maxRatio <= 0.0f || mA == 0.0f || mB == 0.0f) return;
+    if (maxRatio <= 0.0f || mA == 0.0f || mB == 0.0f) return bodies;
     const auto jointed = [&](std::uint32_t slot) {
         return !context.jointed.empty() && context.jointed[slot] != 0;
     };
@@ -39,6 +39,7 @@ void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uin
         mB *= scale;
         iB *= scale;
     }
+    return bodies;
 }
 
 void markJointedBodies(std::span<const JointConstraint> joints, std::size_t bodyCount,

@@ -39,10 +39,11 @@ struct PreparedBodies {
     Softness softness{};
 };
 
-/// Gives the lighter body of a contact at least 1 / context.maxMassRatio of the heavier one's
-/// mass, unless the heavier one is jointed (contact_prepare.cpp says why).
-void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uint32_t bodyB,
-                    PreparedBodies& bodies);
+/// `bodies` with the lighter body of a contact given at least 1 / context.maxMassRatio of the
+/// heavier one's mass, unless the heavier one is jointed (contact_prepare.cpp says why). By value:
+/// a reference would keep prepareBodies' result in memory for every lane the packing prepares.
+[[nodiscard]] PreparedBodies limitMassRatio(const PrepareContext& context, std::uint32_t bodyA,
+                                            std::uint32_t bodyB, PreparedBodies bodies);
 
 // Inline: the packing of the wide blocks runs them for every lane and point.
 [[nodiscard]] inline PreparedBodies prepareBodies(const PrepareContext& context,
@@ -56,7 +57,7 @@ void limitMassRatio(const PrepareContext& context, std::uint32_t bodyA, std::uin
     const float ratio = context.maxMassRatio;
     if (ratio > 0.0f && p.mA != 0.0f && p.mB != 0.0f &&
         (p.mA > ratio * p.mB || p.mB > ratio * p.mA))
-        limitMassRatio(context, bodyA, bodyB, p);
+        p = limitMassRatio(context, bodyA, bodyB, p);
     p.stiff = p.mA == 0.0f || p.mB == 0.0f;
     p.softness = p.stiff ? context.stiff : context.contact;
     return p;

@@ -7,6 +7,7 @@
 #include "core/always_inline.hpp"
 #include "core/prefetch.hpp"
 #include "solver/float4.hpp"
+#include "solver/wide_bodies.hpp"
 
 namespace rigid2d::detail {
 
@@ -18,12 +19,11 @@ struct alignas(4 * W) LaneVelocities {
     float vAX[W], vAY[W], wA[W], vBX[W], vBY[W], wB[W];
 };
 
-// Lane `lane` of `w` from `c`, all but the points' effective masses and approach velocities
-// (preparePoints, for the whole block at once); a missing constraint or point gets zeros (static
-// slot, no mass, no impulse), which the solve turns into zero impulses. The lane's flag bits are
-// or-ed into the block's, which the packing clears first. Inlined by force: the packing's two
-// calls then drop the checks for a missing constraint that do not apply to them (GCC stopped
-// inlining it as it grew).
+// Lane `lane` of `w` from `c`, all but the points' effective masses and approach velocities and
+// the block's lane bits (preparePoints, for the whole block at once); a missing constraint or
+// point gets zeros (static slot, no mass, no impulse), which the solve turns into zero impulses.
+// Inlined by force: the packing's two calls then drop the checks for a missing constraint that do
+// not apply to them (GCC stopped inlining it as it grew).
 template <int W>
 RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, WideContactCold<W>& cold,
                                    LaneVelocities<W>& velocities, std::size_t lane,
@@ -46,15 +46,7 @@ RIGID2D_ALWAYS_INLINE void setLane(WideContact<W>& w, WideContactCold<W>& cold,
     w.invInertiaA[lane] = bodies.iA;
     w.invMassB[lane] = bodies.mB;
     w.invInertiaB[lane] = bodies.iB;
-    const float restitution = surface != nullptr ? surface->restitution : 0.0f;
-    cold.restitution[lane] = restitution;
-    const auto setBit = [lane](std::uint8_t& bits, bool set) {
-        bits = static_cast<std::uint8_t>(bits | unsigned{set} << lane);
-    };
-    setBit(cold.bouncyLanes, restitution != 0.0f);
-    setBit(w.movableA, bodies.mA != 0.0f || bodies.iA != 0.0f);
-    setBit(w.movableB, bodies.mB != 0.0f || bodies.iB != 0.0f);
-    setBit(w.stiffLanes, bodies.stiff);
+    cold.restitution[lane] = surface != nullptr ? surface->restitution : 0.0f;
     const SolverState& a = context.bodies[bodyA];
     const SolverState& b = context.bodies[bodyB];
     velocities.vAX[lane] = a.v.x;
@@ -95,6 +87,8 @@ using PrepareLanes = PortableLanes<4>;
 // preparePoint (contact_prepare.hpp) for every lane and point of a packed block, operation for
 // operation, so each lane gets the bits the scalar path computes (the wide solver's test compares
 // them); a missing point gets zeros. Lane by lane, it was a fifth of the packing's instructions.
+// The block's lane bits too, from the packed masses and restitutions, by prepareBodies' rules:
+// compared a group of lanes at a time, not lane by lane as each was packed.
 template <int W>
 void preparePoints(WideContact<W>& w, WideContactCold<W>& cold,
                    const LaneVelocities<W>& velocities) {
@@ -105,11 +99,19 @@ void preparePoints(WideContact<W>& w, WideContactCold<W>& cold,
         const F positive = F::greater(k, zero);
         return F::select(positive, one / F::opaque(F::select(positive, k, one)), zero);
     };
+    unsigned movableA = 0, movableB = 0, stiff = 0, bouncy = 0;
     for (int g = 0; g < W; g += F::width) {
         const F nX = F::load(w.normalX + g), nY = F::load(w.normalY + g);
         const F tX = nY, tY = -nX; // the tangent: the normal turned clockwise
         const F mA = F::load(w.invMassA + g), iA = F::load(w.invInertiaA + g);
         const F mB = F::load(w.invMassB + g), iB = F::load(w.invInertiaB + g);
+        movableA |= movableLanes(mA, iA) << g;
+        movableB |= movableLanes(mB, iB) << g;
+        // PreparedBodies::stiff, mA == 0 || mB == 0: not (both differ from 0), NaN included.
+        stiff |= (~(F::laneBits(F::notEqual(mA, zero)) & F::laneBits(F::notEqual(mB, zero))) &
+                  ((1u << F::width) - 1))
+                 << g;
+        bouncy |= F::laneBits(F::notEqual(F::load(cold.restitution + g), zero)) << g;
         const F vAX = F::load(velocities.vAX + g), vAY = F::load(velocities.vAY + g);
         const F vBX = F::load(velocities.vBX + g), vBY = F::load(velocities.vBY + g);
         const F wA = F::load(velocities.wA + g), wB = F::load(velocities.wB + g);
@@ -133,6 +135,10 @@ void preparePoints(WideContact<W>& w, WideContactCold<W>& cold,
             F::store(cold.approachVelocity[i] + g, F::select(mask, approach, zero));
         }
     }
+    w.movableA = static_cast<std::uint8_t>(movableA);
+    w.movableB = static_cast<std::uint8_t>(movableB);
+    w.stiffLanes = static_cast<std::uint8_t>(stiff);
+    cold.bouncyLanes = static_cast<std::uint8_t>(bouncy);
 }
 
 // A colour's constraints are spread over the whole constraint array (ascending, with gaps): the
@@ -183,7 +189,6 @@ void packWideContacts(const PrepareContext& context, std::span<const ContactCons
         WideContact<W>& w = out[b];
         WideContactCold<W>& c = cold[b];
         LaneVelocities<W> velocities;
-        w.movableA = w.movableB = w.stiffLanes = c.bouncyLanes = 0; // setLane sets the lanes' bits
         for (std::size_t lane = 0; lane < W; ++lane) {
             if (first + lane >= colour.size()) {
                 setLane(w, c, velocities, lane, kNoConstraint, nullptr, context);
