@@ -58,6 +58,7 @@ struct PreparedBodies {
     if (ratio > 0.0f && p.mA != 0.0f && p.mB != 0.0f &&
         (p.mA > ratio * p.mB || p.mB > ratio * p.mA))
         p = limitMassRatio(context, bodyA, bodyB, p);
+    // preparePoints (wide_contacts.cpp) applies this rule to the packed lanes, four at a time.
     p.stiff = p.mA == 0.0f || p.mB == 0.0f;
     p.softness = p.stiff ? context.stiff : context.contact;
     return p;
