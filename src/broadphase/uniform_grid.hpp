@@ -56,6 +56,7 @@
 #include "broadphase/cells/cell_size_tracker.hpp"
 #include "broadphase/cells/cell_sweep.hpp"
 #include "broadphase/cells/cell_sweep_avx2.hpp"
+#include "core/zeroed_vector.hpp"
 #include "rigid2d/broad_phase.hpp"
 
 namespace rigid2d::detail {
@@ -244,11 +245,11 @@ private:
     // count may have fallen to 0 in a refresh). Past the
     // cells both arrays have kCellPadding + one row of slack for the 2 x 2 fast paths.
     static constexpr std::size_t kCellPadding = 2;
-    std::vector<std::uint32_t> m_begin;
-    std::vector<std::uint32_t> m_count;
+    ZeroedVector<std::uint32_t> m_begin;
+    ZeroedVector<std::uint32_t> m_count;
     /// Free slots after each cell's entries: slackFor(its entries) at a filing, then what
     /// refreshes leave. A cell spans m_count + m_free entries.
-    std::vector<std::uint32_t> m_free;
+    ZeroedVector<std::uint32_t> m_free;
     std::uint32_t m_refreshes = 0; ///< refreshes since the last filing
     std::size_t m_displaced = 0;   ///< proxies refreshes have made outliers since the filing
     std::vector<Move> m_moved;     ///< refresh() scratch: the proxies whose cells changed

@@ -33,9 +33,11 @@ void UniformGrid::configure(float cellSize) {
         CellMapping(m_bounds.lower, static_cast<float>(size), {0, 0, m_columns - 1, m_rows - 1});
     // Nothing is filed under the new layout yet: every live proxy is dirty until file().
     const std::size_t slots = cellCount() + kCellPadding + static_cast<std::size_t>(m_columns);
-    m_begin.assign(slots, 0);
-    m_count.assign(slots, 0);
-    m_free.assign(slots, 0);
+    // Zeros that are written only where cells fill: a region much larger than the world's
+    // content (the default bounds) costs memory only where proxies are filed.
+    assignZeros(m_begin, slots);
+    assignZeros(m_count, slots);
+    assignZeros(m_free, slots);
     m_occupied.clear();
     m_entries.assign(kEntrySlack, CellEntry{});
     m_flags.assign(kEntrySlack, 0);
