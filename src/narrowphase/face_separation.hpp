@@ -53,13 +53,20 @@ template <class P, class Q>
     const Vec2 c = 0.5f * (other.vertices[0] + other.vertices[2]);
     const Vec2 u = 0.5f * (other.vertices[1] - other.vertices[0]);
     const Vec2 v = 0.5f * (other.vertices[3] - other.vertices[0]);
+    // Faces 2 and 3 have faces 0 and 1's normals negated, and dot(-n, x) is -dot(n, x) to the
+    // bit: each pair of opposite faces shares its reach |n.u| + |n.v|, which is never zero (u
+    // and v span a parallelogram), so no sign of a zero can tell the two ways apart.
+    float separation[4];
+    for (int i = 0; i < 2; ++i) {
+        const Vec2 n = poly.normals[i];
+        const float reach = std::fabs(dot(n, u)) + std::fabs(dot(n, v));
+        separation[i] = dot(n, c - poly.vertices[i]) - reach;
+        separation[i + 2] = -dot(n, c - poly.vertices[i + 2]) - reach;
+    }
     FaceSeparation best{-INFINITY, 0};
     for (int i = 0; i < 4; ++i) {
-        const Vec2 n = poly.normals[i];
-        const float s =
-            dot(n, c - poly.vertices[i]) - (std::fabs(dot(n, u)) + std::fabs(dot(n, v)));
-        if (s > best.separation) {
-            best = {s, i};
+        if (separation[i] > best.separation) {
+            best = {separation[i], i};
         }
     }
     return best;
