@@ -109,6 +109,9 @@ public:
     /// A batch of moves is filed in full after this many refreshes in a row: the size sample and
     /// the dense-cell rule run at filings.
     static constexpr std::uint32_t kRefreshesPerFiling = 16;
+    /// Up to this many bytes of proxy boxes (16,384 boxes) a refresh reads them by id without
+    /// fetching ahead: they stay in the second-level cache from frame to frame.
+    static constexpr std::size_t kUnfetchedBoxBytes = 256 * 1024;
     /// ... or as soon as more than 1 / kDisplacedShare of the proxies have become outliers in
     /// refreshes (they left the bounds, or found no free slot).
     static constexpr std::size_t kDisplacedShare = 64;

@@ -413,26 +413,35 @@ bool UniformGrid::refresh() {
 #endif
     // Every entry of a proxy holds the box it was filed or last refreshed with, so all of them
     // reach the same verdict; the one in its lower-left cell lists it when its cells changed.
-    // The boxes are read by id, prefetched a few entries ahead (as the count does).
+    // The boxes are read by id, prefetched a few entries ahead (as the count does) only when
+    // there are too many to stay in the second-level cache between frames: the prefetch took 7
+    // of the 57 instructions an entry here, for nothing at 10,000 proxies.
     m_moved.clear();
     constexpr std::size_t kAhead = 16;
     const std::size_t lastEntry = m_entries.size() - 1;
     std::size_t filed = 0;
-    for (const std::uint32_t c : m_occupied) {
-        const std::uint32_t first = m_begin[c];
-        const std::uint32_t end = first + m_count[c];
-        filed += m_count[c];
-        for (std::uint32_t i = first; i < end; ++i) {
-            __builtin_prefetch(&boxes[entries[std::min(i + kAhead, lastEntry)].id]);
-            CellEntry& entry = entries[i];
-            const AABB& box = boxes[entry.id];
-            if (sameCells(entry.box, box)) {
-                entry.box = box;
-                continue;
+    const auto visit = [&]<bool kFetchAhead>() {
+        for (const std::uint32_t c : m_occupied) {
+            const std::uint32_t first = m_begin[c];
+            const std::uint32_t end = first + m_count[c];
+            filed += m_count[c];
+            for (std::uint32_t i = first; i < end; ++i) {
+                if constexpr (kFetchAhead)
+                    __builtin_prefetch(&boxes[entries[std::min(i + kAhead, lastEntry)].id]);
+                CellEntry& entry = entries[i];
+                const AABB& box = boxes[entry.id];
+                if (sameCells(entry.box, box)) {
+                    entry.box = box;
+                    continue;
+                }
+                if (flags[i] == 0) m_moved.push_back({entry.box, box, entry.id});
             }
-            if (flags[i] == 0) m_moved.push_back({entry.box, box, entry.id});
         }
-    }
+    };
+    if (m_proxies.capacity() * sizeof(AABB) > kUnfetchedBoxBytes)
+        visit.template operator()<true>();
+    else
+        visit.template operator()<false>();
     // Each relocation leaves a valid filing, so file() may take over at any point: when too many
     // proxies have become outliers (whose sweep is not bounded by cells), or when the searches
     // for the moved entries in their old cells have read as many entries as there are (crowded
