@@ -41,6 +41,10 @@ struct Contact : ContactSurface {
     bool polygonal = false;
     std::uint32_t shapeA = kNullIndex; ///< shapeA < shapeB
     std::uint32_t shapeB = kNullIndex;
+    /// The shape without area (hasNoArea: a segment or chain link), shapeA or shapeB, else
+    /// kNullIndex; set at creation like `polygonal`. The contact's head carries it to the
+    /// continuous stage's thin walls.
+    std::uint32_t thinShape = kNullIndex;
     ContactEdge edges[2];
     ManifoldCache cache; ///< polygonal pairs: the last full collision (manifold_cache.hpp)
 };

@@ -29,12 +29,16 @@ struct ContactStageScratch {
         std::ptrdiff_t solvable = 0; ///< change of `solvable` by the piece's heads
         std::size_t reused = 0;      ///< manifolds reused from their cache
     };
-    /// What the gather that follows reads of a contact, so that it need not fetch the contact
-    /// (228 bytes) to learn whether it is solved and whether it bounces.
+    /// What the gather and the continuous stage read of a contact, so that they need not fetch
+    /// the contact (232 bytes) to learn whether it is solved, whether it bounces, and which of
+    /// its shapes is a segment or chain link.
     struct Head {
         std::uint32_t bodyA = 0, bodyB = 0;
-        std::uint32_t solvable = 0; ///< live, touching and not a sensor
-        std::uint32_t bouncy = 0;   ///< solvable, with a restitution
+        /// Contact::thinShape: what the continuous stage needs of a contact with a static body
+        /// (stopCentresAtThinWalls).
+        std::uint32_t thinShape = kNullIndex;
+        std::uint16_t solvable = 0; ///< live, touching and not a sensor
+        std::uint16_t bouncy = 0;   ///< solvable, with a restitution
     };
     std::vector<std::uint8_t> updates; ///< contact slot -> what its narrow phase found
     /// Contact slot -> its Head. Kept between steps (a contact between two sleeping bodies does
@@ -55,9 +59,9 @@ struct ContactStageScratch {
             nextMarked(std::span<const std::uint8_t>(visited).first(end), c));
     }
     /// A head's `bouncy`: solvable, with a restitution.
-    [[nodiscard]] static std::uint32_t bouncyFlag(std::uint32_t solvable,
+    [[nodiscard]] static std::uint16_t bouncyFlag(std::uint32_t solvable,
                                                   float restitution) noexcept {
-        return solvable != 0 && restitution != 0.0f ? 1u : 0u;
+        return solvable != 0 && restitution != 0.0f ? 1 : 0;
     }
     /// A contact's restitution set outside the stage (World::setRestitution): its head follows,
     /// since a sparse stage does not visit a sleeping pair to rewrite it.

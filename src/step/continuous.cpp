@@ -214,20 +214,20 @@ float centreCrossing(Vec2 start, Vec2 translation, Vec2 p1, Vec2 p2, Vec2 n, boo
 // shortened alike, so the sweep starts from the same place.
 void stopCentresAtThinWalls(WorldState& state, float dt) {
     if (state.staticWallCount == 0) return;
-    const auto isThinStaticWall = [&](std::uint32_t shape) {
-        const Shape& wall = state.shapes[shape];
-        return hasNoArea(wall.type) && state.bodies[wall.body].type == BodyType::Static;
-    };
     std::vector<std::pair<std::uint32_t, std::uint32_t>>& touches =
         state.continuousStage.wallTouches;
     touches.clear();
     const std::span<const ConstraintBodies> slots(state.solverScratch.summary.bodies);
+    const ContactStageScratch::Head* const heads = state.contactStage.heads.data();
     for (std::size_t i = 0; i < slots.size(); ++i) {
         // Static bodies share slot 0: most contacts are between two moving bodies.
         if (slots[i].a != 0 && slots[i].b != 0) continue;
-        const Contact& contact = state.contacts[state.activeConstraints[i].contact];
-        if (isThinStaticWall(contact.shapeA)) touches.emplace_back(slots[i].b, contact.shapeA);
-        if (isThinStaticWall(contact.shapeB)) touches.emplace_back(slots[i].a, contact.shapeB);
+        // From the contact's head, not the contact and its shapes: three records far apart.
+        const std::uint32_t wall = heads[state.activeConstraints[i].contact].thinShape;
+        if (wall == kNullIndex || state.bodies[state.shapes[wall].body].type != BodyType::Static)
+            continue;
+        // The wall's static body is in slot 0, so the sum is the other body's slot.
+        touches.emplace_back(slots[i].a + slots[i].b, wall);
     }
     std::sort(touches.begin(), touches.end());
     const float reach = state.def.speculativeDistance;

@@ -148,7 +148,7 @@ void gatherBodies(WorldState& state, std::uint32_t begin, std::uint32_t end) {
 
 // The solver slots of a contact's bodies if it takes part in the solve (touching, not a sensor,
 // an awake body), else nothing (false). From the head the contact stage left (its 16 bytes, not
-// the contact's 228: the gather reads every contact's head, and no contact).
+// the contact's 232: the gather reads every contact's head, and no contact).
 [[nodiscard]] bool solvedSlots(const WorldState& state, const ContactStageScratch::Head& head,
                                std::uint32_t& slotA, std::uint32_t& slotB) {
     if (head.solvable == 0) return false;

@@ -223,8 +223,9 @@ int writeHead(const Contact& contact, ContactStageScratch::Head& head) noexcept 
     const int before = static_cast<int>(head.solvable);
     head.bodyA = contact.edges[0].body;
     head.bodyB = contact.edges[1].body;
-    head.solvable = isSolvable(contact) ? 1u : 0u;
+    head.solvable = isSolvable(contact) ? 1 : 0;
     head.bouncy = ContactStageScratch::bouncyFlag(head.solvable, contact.restitution);
+    head.thinShape = contact.thinShape;
     return static_cast<int>(head.solvable) - before;
 }
 

@@ -160,6 +160,44 @@ TEST_CASE("a contact knows whether a shape is polygonal, made by a step or by a 
     CHECK(flags(restored) == made);
 }
 
+// The continuous stage finds the segment or chain link a body touches in the contact's head, so
+// the head must name it whichever way the contact was made.
+TEST_CASE("a contact's head names its shape without area, made by a step or by a restore") {
+    World world;
+    const BodyId ground = world.createBody({});
+    world.createSegment(ground, {}, Segment{{-5.0f, 0.0f}, {5.0f, 0.0f}});
+    ball(world, {-2.0f, 0.29f});
+    turningBox(world, {2.0f, 0.49f});
+    const BodyId other = world.createBody({.type = BodyType::Dynamic, .position = {2.0f, 1.5f}});
+    world.createBox(other, {}, Box{.halfExtents = {0.5f, 0.5f}}); // on the turning box
+    world.step(1.0f / 60.0f);
+    const auto named = [](World& w) {
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> out;
+        const detail::WorldState& state = detail::WorldAccess::state(w);
+        for (std::uint32_t c = 0; c < state.contacts.size(); ++c) {
+            const detail::Contact& contact = state.contacts[c];
+            if (!contact.live) continue;
+            const std::uint32_t thin =
+                detail::hasNoArea(state.shapes[contact.shapeA].type)   ? contact.shapeA
+                : detail::hasNoArea(state.shapes[contact.shapeB].type) ? contact.shapeB
+                                                                       : detail::kNullIndex;
+            CHECK(contact.thinShape == thin);
+            CHECK(state.contactStage.heads[c].thinShape == thin);
+            out.emplace_back(detail::pairKey(contact.shapeA, contact.shapeB), thin);
+        }
+        return out;
+    };
+    const auto made = named(world);
+    REQUIRE(made.size() == 3);
+    CHECK(std::count_if(made.begin(), made.end(),
+                        [](const auto& n) { return n.second != detail::kNullIndex; }) == 2);
+    World restored;
+    restored.restore(world.snapshot());
+    restored.step(1.0f / 60.0f); // the heads are rewritten by the restored world's first step
+    world.step(1.0f / 60.0f);
+    CHECK(named(restored) == named(world));
+}
+
 // A turning polygon or capsule near an axis-aligned box (a ragdoll over ground boxes): once a
 // collision has found them apart by more than the margin, the cache keeps them so, as it does two
 // turning polygons, and no step collides them again while they barely move.
