@@ -2,6 +2,11 @@
 // hand-computed boxes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+
 #include "geometry/shape_geometry.hpp"
 #include "rigid2d/geometry.hpp"
 
@@ -52,4 +57,69 @@ TEST_CASE("shape geometry: bounds of every kind under a transform") {
              {-1.25f, -0.25f}, {1.25f, 0.25f});
     checkBox(boundsOf(makeGeometry(Segment{{-1, 0}, {1, 0}}), at({0, 5}, 0.25f * kPi)),
              {-0.70710678f, 5 - 0.70710678f}, {0.70710678f, 5 + 0.70710678f});
+}
+
+namespace {
+// Every vertex transformed and compared: what boundsOf computes for any polygon.
+AABB boundsVertexByVertex(const Polygon& p, const Transform& xf) {
+    Vec2 lower = transformPoint(xf, p.vertices[0]);
+    Vec2 upper = lower;
+    for (int i = 1; i < p.count; ++i) {
+        const Vec2 v = transformPoint(xf, p.vertices[i]);
+        lower = {std::min(lower.x, v.x), std::min(lower.y, v.y)};
+        upper = {std::max(upper.x, v.x), std::max(upper.y, v.y)};
+    }
+    const Vec2 r{p.radius, p.radius};
+    return {lower - r, upper + r};
+}
+
+bool sameBits(const AABB& a, const AABB& b) {
+    return std::bit_cast<std::array<std::uint32_t, 4>>(a) ==
+           std::bit_cast<std::array<std::uint32_t, 4>>(b);
+}
+} // namespace
+
+// boundsOf takes a shortcut for boxes (and parallelograms) and capsules centred on their frame's
+// origin: it must give the bounds of their vertices bit for bit, or worlds would differ from
+// before it, and boxes made off centre must still be bounded by every vertex.
+TEST_CASE(
+    "shape geometry: centred boxes and capsules are bounded bit for bit as vertex by vertex") {
+    const Vec2 skew[2] = {{0.7f, -0.3f}, {0.2f, 0.45f}}; // a parallelogram's half diagonals
+    const Polygon shapes[] = {
+        makeBox({0.5f, 0.5f}),
+        makeBox({0.125f, 2.0f}),
+        makeBox({1.0f, 0.5f}, {}, 0.3f), // turned in its frame, still about the origin
+        makePolygon(std::array{skew[0], skew[1], -skew[0], -skew[1]}),
+        makeCapsulePolygon({{-1.0f, 0.0f}, {1.0f, 0.0f}, 0.25f}),
+        makeCapsulePolygon({{0.3f, -0.7f}, {-0.3f, 0.7f}, 0.1f}),
+        makeBox({0.5f, 0.25f}, {0.1f, 0.0f}),                    // off centre: every vertex
+        makeCapsulePolygon({{0.0f, 0.0f}, {1.0f, 0.0f}, 0.25f}), // off centre: every vertex
+        makeSegmentPolygon({{-1.0f, 0.0f}, {1.0f, 0.0f}}),       // no radius: every vertex
+    };
+    const Vec2 positions[] = {
+        {0.0f, 0.0f}, {-0.0f, -0.0f}, {3.25f, -7.5f}, {1e6f, -2e5f}, {-1e-30f, 1e-30f}};
+    std::uint32_t seed = 12345;
+    const auto nextAngle = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return static_cast<float>(seed >> 8) * (6.2831853f / 16777216.0f);
+    };
+    int checked = 0;
+    for (const Polygon& shape : shapes) {
+        for (const Vec2 p : positions) {
+            for (int k = 0; k < 64; ++k) {
+                // The quarter turns exactly (zero sines and cosines), then random angles.
+                const Rot q = k < 4 ? Rot{k == 0   ? 1.0f
+                                          : k == 2 ? -1.0f
+                                                   : 0.0f,
+                                          k == 1   ? 1.0f
+                                          : k == 3 ? -1.0f
+                                                   : 0.0f}
+                                    : makeRot(nextAngle());
+                const Transform xf{p, q};
+                CHECK(sameBits(boundsOf(shape, xf), boundsVertexByVertex(shape, xf)));
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked == 9 * 5 * 64);
 }
