@@ -79,7 +79,6 @@ AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept {
 }
 
 AABB boundsOf(const Polygon& p, const Transform& xf) noexcept {
-    const Vec2 r{p.radius, p.radius};
     // A parallelogram (a box) or capsule about its frame's origin, as most are made, has the
     // vertices +-v0 (and +-v1), and a rotation turns -v into exactly -rotate(v): one rotation per
     // pair of opposite vertices gives the same bounds, bit for bit, without the chain of minimums
@@ -89,24 +88,28 @@ AABB boundsOf(const Polygon& p, const Transform& xf) noexcept {
     const bool parallelogram =
         p.count == 4 && p.vertices[2] == -p.vertices[0] && p.vertices[3] == -p.vertices[1];
     const bool capsule = p.count == 2 && p.radius > 0.0f && p.vertices[1] == -p.vertices[0];
-    if (parallelogram || capsule) {
-        const Vec2 a = rotate(xf.q, p.vertices[0]);
-        Vec2 reach{std::fabs(a.x), std::fabs(a.y)};
-        if (parallelogram) {
-            const Vec2 b = rotate(xf.q, p.vertices[1]);
-            reach = {std::max(reach.x, std::fabs(b.x)), std::max(reach.y, std::fabs(b.y))};
-        }
-        return {(-reach + xf.p) - r, (reach + xf.p) + r};
+    if (!parallelogram && !capsule) return boundsOfVertices(p, xf);
+    const Vec2 a = rotate(xf.q, p.vertices[0]);
+    Vec2 reach{std::fabs(a.x), std::fabs(a.y)};
+    if (parallelogram) {
+        const Vec2 b = rotate(xf.q, p.vertices[1]);
+        reach = {std::max(reach.x, std::fabs(b.x)), std::max(reach.y, std::fabs(b.y))};
     }
+    const Vec2 r{p.radius, p.radius};
+    return {(-reach + xf.p) - r, (reach + xf.p) + r};
+}
+
+AABB boundsOfVertices(const Polygon& p, const Transform& xf) noexcept {
     Vec2 lower = transformPoint(xf, p.vertices[0]);
     Vec2 upper = lower;
-    // std::min and std::max, not std::fmin and std::fmax, which are library calls (the refit
-    // bounds every awake polygon each step); the vertices of a shape in a world are finite.
+    // std::min and std::max, not std::fmin and std::fmax, which are library calls; the vertices
+    // of a shape in a world are finite.
     for (int i = 1; i < p.count; ++i) {
         const Vec2 v = transformPoint(xf, p.vertices[i]);
         lower = {std::min(lower.x, v.x), std::min(lower.y, v.y)};
         upper = {std::max(upper.x, v.x), std::max(upper.y, v.y)};
     }
+    const Vec2 r{p.radius, p.radius};
     return {lower - r, upper + r};
 }
 

@@ -39,5 +39,8 @@ struct ShapeGeometry {
 /// The tight world-frame box of the shape placed by `xf` (rounding included).
 [[nodiscard]] AABB boundsOf(const ShapeGeometry& shape, const Transform& xf) noexcept;
 [[nodiscard]] AABB boundsOf(const Polygon& polygon, const Transform& xf) noexcept;
+/// The same from every vertex in turn, what boundsOf's shortcut for a polygon centred on its
+/// frame's origin must equal bit for bit.
+[[nodiscard]] AABB boundsOfVertices(const Polygon& polygon, const Transform& xf) noexcept;
 
 } // namespace rigid2d::detail
