@@ -9,6 +9,7 @@
 #include "narrowphase/manifold_cache.hpp"
 #include "solver/solver_types.hpp"
 #include "state/body.hpp"
+#include "state/shape.hpp"
 
 namespace rigid2d::detail {
 
@@ -48,6 +49,16 @@ struct Contact : ContactSurface {
     ContactEdge edges[2];
     ManifoldCache cache; ///< polygonal pairs: the last full collision (manifold_cache.hpp)
 };
+
+/// The flags a contact takes from its shapes' kinds, which never change (`polygonal`,
+/// `thinShape`; shapeA and shapeB set first): createContact sets them, and so does restore, which
+/// does not save them.
+inline void setKindFlags(Contact& contact, ShapeType typeA, ShapeType typeB) noexcept {
+    contact.polygonal = isPolygonal(typeA) || isPolygonal(typeB);
+    contact.thinShape = hasNoArea(typeA)   ? contact.shapeA
+                        : hasNoArea(typeB) ? contact.shapeB
+                                           : kNullIndex;
+}
 
 /// Whether the contact takes part in the solve once one of its bodies is awake.
 [[nodiscard]] inline bool isSolvable(const Contact& contact) noexcept {

@@ -236,8 +236,7 @@ void WorldState::createContact(std::uint32_t shapeA, std::uint32_t shapeB) {
     contact.sensor = a.isSensor || b.isSensor;
     contact.reportContactEvents = a.enableContactEvents || b.enableContactEvents;
     contact.reportHitEvents = a.enableHitEvents || b.enableHitEvents;
-    contact.polygonal = isPolygonal(a.type) || isPolygonal(b.type);
-    contact.thinShape = hasNoArea(a.type) ? shapeA : hasNoArea(b.type) ? shapeB : kNullIndex;
+    setKindFlags(contact, a.type, b.type);
     contact.friction = mixFriction(a.friction, b.friction);
     contact.restitution = std::max(a.restitution, b.restitution);
     const std::uint32_t bodyOf[2] = {a.body, b.body};

@@ -346,13 +346,8 @@ void readContacts(ByteReader& r, WorldState& s, Lookups& lookups) {
             "hold a contact between shapes that do not exist");
         contact.edges[0].body = shapeBody[contact.shapeA];
         contact.edges[1].body = shapeBody[contact.shapeB];
-        // Not saved: createContact derives them from the shapes' kinds, read before the contacts.
-        const ShapeType typeA = s.shapes[contact.shapeA].type,
-                        typeB = s.shapes[contact.shapeB].type;
-        contact.polygonal = detail::isPolygonal(typeA) || detail::isPolygonal(typeB);
-        contact.thinShape = detail::hasNoArea(typeA)   ? contact.shapeA
-                            : detail::hasNoArea(typeB) ? contact.shapeB
-                                                       : kNullIndex;
+        // The shapes' kinds are read before the contacts.
+        detail::setKindFlags(contact, s.shapes[contact.shapeA].type, s.shapes[contact.shapeB].type);
         bad(contact.edges[0].body != contact.edges[1].body,
             "hold a contact between two shapes of one body");
         bad(contact.friction >= 0.0f && contact.restitution >= 0.0f && contact.restitution <= 1.0f,
