@@ -583,16 +583,12 @@ void solveSoftStep(std::span<SolverState> bodies, std::span<const SolverMotion> 
                         context,     summary.bouncy, summary.jointCandidates,
                         store};
     scratch.path = solverSimdPath();
-    if (scratch.kernels8 != nullptr) {
-        runSoftStep(step, *scratch.kernels8, scratch.wide8, scratch, scheduler);
+    const WideKernels<8>* kernels8 =
+        scratch.kernels8 != nullptr ? scratch.kernels8 : wideKernels8(scratch.path);
+    if (kernels8 != nullptr) {
+        runSoftStep(step, *kernels8, scratch.wide8, scratch, scheduler);
         return;
     }
-#if RIGID2D_AVX2_KERNELS
-    if (scratch.path == SimdPath::Avx2) {
-        runSoftStep(step, avx2Kernels(), scratch.wide8, scratch, scheduler);
-        return;
-    }
-#endif
     runSoftStep(step, wideKernels4(scratch.path), scratch.wide4, scratch, scheduler);
 }
 

@@ -127,8 +127,8 @@ struct ContactSolverScratch {
     ContactColouring jointColouring;
     std::vector<std::uint32_t> scalarJoints;
     ColourBlocks contactBlocks, pointBlocks, revoluteBlocks;
-    /// The SIMD path of the last step; the blocks are in wide8 for Avx2 (or kernels8), else in
-    /// wide4.
+    /// The SIMD path of the last step; the blocks are in wide8 for Avx2 and Avx512 (or kernels8),
+    /// else in wide4.
     SimdPath path = SimdPath::Portable;
     WideBlocks<4> wide4;
     WideBlocks<8> wide8;

@@ -1,11 +1,11 @@
 #pragma once
 // A lane type: `width` floats processed together, what the wide solver's kernels are written over
 // (wide_contact_kernels.hpp, wide_joint_kernels.hpp). Three exist: PortableLanes<N> below (plain
-// arrays, any CPU), Float4 (SSE2, float4.hpp) and Float8 (AVX, float8.hpp). Every operation is
-// one IEEE single-precision operation per lane, in the order written, and nothing ever combines
-// lanes: so a lane computes the same bits whatever type or width carries it, and a wide solve can
-// reproduce a scalar one bit for bit. max/min mirror std::max/std::min argument for argument (NaN
-// and signed-zero cases included). A lane type has, as static members:
+// arrays, any CPU), Float4 (SSE2, float4.hpp) and Float8 (AVX2 or AVX-512VL, float8.hpp). Every
+// operation is one IEEE single-precision operation per lane, in the order written, and nothing ever
+// combines lanes: so a lane computes the same bits whatever type or width carries it, and a wide
+// solve can reproduce a scalar one bit for bit. max/min mirror std::max/std::min argument for
+// argument (NaN and signed-zero cases included). A lane type has, as static members:
 //
 //   add, sub, mul, div, neg   what the operators + - * / and unary - below call
 //   load(p), store(p, a)      aligned to the type's size; splat(x)

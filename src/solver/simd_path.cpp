@@ -13,12 +13,15 @@ namespace rigid2d::detail {
 
 namespace {
 
-constexpr SimdPath kPaths[] = {SimdPath::Portable, SimdPath::Sse2, SimdPath::Avx2};
+// In order of preference, the last the best.
+constexpr SimdPath kPaths[] = {SimdPath::Portable, SimdPath::Sse2, SimdPath::Avx2,
+                               SimdPath::Avx512};
 
 [[nodiscard]] SimdPath widestAvailable() noexcept {
-    if (simdPathAvailable(SimdPath::Avx2)) return SimdPath::Avx2;
-    if (simdPathAvailable(SimdPath::Sse2)) return SimdPath::Sse2;
-    return SimdPath::Portable;
+    SimdPath best = SimdPath::Portable;
+    for (const SimdPath path : kPaths)
+        if (simdPathAvailable(path)) best = path;
+    return best;
 }
 
 // A warning that cannot be delivered is dropped: the first step makes the choice, and a step
@@ -39,7 +42,7 @@ void warn(const char* value, const char* why) noexcept {
         warn(value, "not available in this build or on this CPU");
         return widestAvailable();
     }
-    warn(value, "not one of portable, sse2, avx2");
+    warn(value, "not one of portable, sse2, avx2, avx512");
     return widestAvailable();
 }
 
@@ -53,6 +56,7 @@ std::string_view simdPathName(SimdPath path) noexcept {
     case SimdPath::Portable: return "portable";
     case SimdPath::Sse2: return "sse2";
     case SimdPath::Avx2: return "avx2";
+    case SimdPath::Avx512: return "avx512";
     }
     return "?";
 }
@@ -69,6 +73,12 @@ bool simdPathAvailable(SimdPath path) noexcept {
     case SimdPath::Avx2:
 #if RIGID2D_AVX2_KERNELS
         return cpuHasAvx2();
+#else
+        return false;
+#endif
+    case SimdPath::Avx512:
+#if RIGID2D_AVX512_KERNELS
+        return cpuHasAvx512();
 #else
         return false;
 #endif

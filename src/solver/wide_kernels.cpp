@@ -15,4 +15,15 @@ const WideKernels<4>& wideKernels4(SimdPath path) noexcept {
     return kPortable;
 }
 
+const WideKernels<8>* wideKernels8(SimdPath path) noexcept {
+#if RIGID2D_AVX512_KERNELS
+    if (path == SimdPath::Avx512) return &avx512Kernels();
+#endif
+#if RIGID2D_AVX2_KERNELS
+    if (path == SimdPath::Avx2) return &avx2Kernels();
+#endif
+    (void)path;
+    return nullptr;
+}
+
 } // namespace rigid2d::detail

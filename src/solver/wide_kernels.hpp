@@ -2,8 +2,8 @@
 // The wide solver's kernels for one lane width, as a table of functions: the soft step
 // (contact_solver.cpp) takes the table of the SIMD path chosen for the step (simd_path.hpp) and
 // runs the same stages over blocks of that width. A table is the kernels of one lane type
-// (wideKernelsOf in wide_kernel_table.hpp); the AVX2 one lives in its own translation unit,
-// compiled for AVX2, and only a CPU that has it ever calls into it.
+// (wideKernelsOf in wide_kernel_table.hpp); the AVX2 and AVX-512 ones live in translation units
+// of their own, compiled for their instruction sets, and only a CPU that has one calls into it.
 
 #include <cstddef>
 
@@ -36,5 +36,9 @@ struct WideKernels {
 [[nodiscard]] const WideKernels<4>& wideKernels4(SimdPath path) noexcept;
 /// The 8-wide AVX2 kernels; call only where simdPathAvailable(SimdPath::Avx2).
 [[nodiscard]] const WideKernels<8>& avx2Kernels() noexcept;
+/// The 8-wide AVX-512VL kernels; call only where simdPathAvailable(SimdPath::Avx512).
+[[nodiscard]] const WideKernels<8>& avx512Kernels() noexcept;
+/// The 8-wide kernels of `path` (which must be available), or null for a 4-wide path.
+[[nodiscard]] const WideKernels<8>* wideKernels8(SimdPath path) noexcept;
 
 } // namespace rigid2d::detail

@@ -1,9 +1,10 @@
-// The wide solver's SIMD paths (portable, SSE2, AVX2; simd_path.hpp): chosen and overridden as
-// documented, and the same world bits on every path, with one worker and with two, on scenes
-// with contacts and every joint kind.
+// The wide solver's SIMD paths (portable, SSE2, AVX2, AVX-512; simd_path.hpp): chosen and
+// overridden as documented, and the same world bits on every path, with one worker and with two, on
+// scenes with contacts and every joint kind.
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -24,14 +25,39 @@ using namespace rigid2d::testing;
 TEST_CASE("simd paths: the widest available unless overridden, portable always there") {
     CHECK(simdPathAvailable(SimdPath::Portable));
     CHECK(simdPathName(SimdPath::Avx2) == "avx2");
-    // AVX2 is taken only where the CPU has it.
+    CHECK(simdPathName(SimdPath::Avx512) == "avx512");
+    // AVX2 and AVX-512 are taken only where the CPU has them, AVX-512 only with AVX2 (its kernels
+    // are AVX2's, compiled with more registers).
     if (!cpuHasAvx2()) CHECK_FALSE(simdPathAvailable(SimdPath::Avx2));
+    if (!cpuHasAvx512()) CHECK_FALSE(simdPathAvailable(SimdPath::Avx512));
+    if (simdPathAvailable(SimdPath::Avx512)) CHECK(simdPathAvailable(SimdPath::Avx2));
     const std::vector<SimdPath> paths = availableSimdPaths();
     MESSAGE("SIMD paths available: " << paths.size() << ", widest "
                                      << std::string(simdPathName(paths.back())));
+    // Without an override (or RIGID2D_SIMD) the step takes the last path available.
+    if (std::getenv("RIGID2D_SIMD") == nullptr) CHECK(solverSimdPath() == paths.back());
     for (const SimdPath path : paths) {
         ForcedSimdPath forced(path);
         CHECK(solverSimdPath() == path);
+    }
+}
+
+TEST_CASE("simd paths: the 8-wide paths have tables of their own, the 4-wide ones none") {
+    CHECK(wideKernels8(SimdPath::Portable) == nullptr);
+    CHECK(wideKernels8(SimdPath::Sse2) == nullptr);
+    const WideKernels<8>* avx2 =
+        simdPathAvailable(SimdPath::Avx2) ? wideKernels8(SimdPath::Avx2) : nullptr;
+    const WideKernels<8>* avx512 =
+        simdPathAvailable(SimdPath::Avx512) ? wideKernels8(SimdPath::Avx512) : nullptr;
+    if (simdPathAvailable(SimdPath::Avx2)) CHECK(avx2 != nullptr);
+    if (simdPathAvailable(SimdPath::Avx512)) {
+        REQUIRE(avx512 != nullptr);
+        // The AVX-512 path runs its own code, not the AVX2 table under another name.
+        CHECK(avx512 != avx2);
+        const bool ownContacts = avx512->solveContacts != avx2->solveContacts;
+        const bool ownRevolutes = avx512->solveRevolutes != avx2->solveRevolutes;
+        CHECK(ownContacts);
+        CHECK(ownRevolutes);
     }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The SIMD paths of the wide solver this build and CPU can run, and a guard that forces one for a
-// scope, so that a test runs every path on one machine (on an AVX2 machine: all three).
+// scope, so that a test runs every path on one machine (on an AVX-512 machine: all four).
 
 #include <optional>
 #include <string>
@@ -14,8 +14,8 @@ namespace rigid2d::testing {
 
 [[nodiscard]] inline std::vector<detail::SimdPath> availableSimdPaths() {
     std::vector<detail::SimdPath> paths;
-    for (const detail::SimdPath path :
-         {detail::SimdPath::Portable, detail::SimdPath::Sse2, detail::SimdPath::Avx2})
+    for (const detail::SimdPath path : {detail::SimdPath::Portable, detail::SimdPath::Sse2,
+                                        detail::SimdPath::Avx2, detail::SimdPath::Avx512})
         if (detail::simdPathAvailable(path)) paths.push_back(path);
     return paths;
 }
@@ -28,7 +28,7 @@ struct WideVariant {
     const detail::WideKernels<8>* kernels8 = nullptr;
 
     [[nodiscard]] int width() const noexcept {
-        return kernels8 != nullptr || path == detail::SimdPath::Avx2 ? 8 : 4;
+        return kernels8 != nullptr || detail::wideKernels8(path) != nullptr ? 8 : 4;
     }
 };
 
