@@ -86,6 +86,7 @@ void colourConstraints(std::span<const ConstraintBodies> constraints,
     out.colouredConstraints.assign(constraints.begin(), constraints.end());
     out.colouredMovable.assign(movable.begin(), movable.end());
     out.coloured = true;
+    ++out.generation;
 }
 
 } // namespace rigid2d::detail

@@ -59,6 +59,8 @@ struct ContactColouring {
     std::vector<ConstraintBodies> colouredConstraints;
     std::vector<std::uint8_t> colouredMovable;
     bool coloured = false;
+    /// Counts the colourings made (not those kept): what was computed from one stays valid.
+    std::uint64_t generation = 0;
 
     [[nodiscard]] std::span<const std::uint32_t> colour(int k) const noexcept {
         return {order.data() + start[k], order.data() + start[k + 1]};

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "core/assert.hpp"
+#include "solver/soft_step_stages.hpp"
 #include "solver/wide_kernels.hpp"
 
 namespace rigid2d::detail {
@@ -282,94 +284,6 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
 
 namespace {
 
-// The least items a participant claims at once, per kind of item: below these, handing a piece to
-// another core costs more (its bodies' cache lines move with it) than solving it.
-constexpr std::int32_t kMinBodies = 256;
-constexpr std::int32_t kMinBlocks = 8;
-
-// The stage list of one step, in the order of solveSoftStepSequential: the contacts prepared
-// and packed into their blocks (and the overflow ones prepared); per substep, integrate
-// velocities; warm start, solve, integrate positions, relax, each over the point joints, the
-// other revolute joints, the scalar joints, the contacts and the overflow contacts; then
-// restitution and the impulses stored. A coloured kind takes one stage per colour (its blocks share
-// no movable body, so any split is exact); a serial list takes one stage of a single chunk, so it
-// runs in array order on one participant.
-//
-// Blocks are packed and stored colour by colour too, with the chunks of the solve, although
-// colours do not depend on each other there: a participant then packs the very blocks it solves
-// and stores them from its own cache. Packed as one stage over all blocks, one participant packed
-// the first colours and the other the last, and half of the blocks (a kilobyte each at 8 lanes)
-// crossed between the cores before the first substep and again to be stored: on two workers,
-// v3_large_pyramid took 2.24-2.38 ms a step, against 1.99-2.12 this way.
-class StageList {
-public:
-    StageList(std::vector<StagePlan>& plans, std::vector<SoftStepStage>& stages,
-              std::int32_t workers)
-        : m_plans(plans), m_stages(stages), m_workers(workers) {
-        m_plans.clear();
-        m_stages.clear();
-    }
-
-    void add(SoftStepStageKind kind, bool useBias, std::size_t first, std::size_t count,
-             std::int32_t minChunk) {
-        if (count == 0) return;
-        const auto items = static_cast<std::int32_t>(count);
-        // One chunk per worker: the items of a stage take equal time (blocks of equal width,
-        // bodies), and a participant then solves the same blocks and moves the same bodies at
-        // every stage of every substep, from its own cache. With four chunks per worker, a chunk
-        // another participant took to even out a few microseconds of lag brought its bodies'
-        // cache lines over and back: on two workers the solve of circle_rain_10000 took 1.14 ms
-        // a step, 1.06 this way (v3_large_pyramid 1.31, 1.26). A participant that falls a whole
-        // share behind (one the scheduler starts late) still has its share taken from it.
-        const std::int32_t chunk =
-            m_workers <= 1 ? items : std::max(minChunk, (items + m_workers - 1) / m_workers);
-        m_plans.push_back({items, chunk});
-        m_stages.push_back({kind, useBias, static_cast<std::uint32_t>(first)});
-    }
-    void addSerial(SoftStepStageKind kind, bool useBias, std::size_t count) {
-        add(kind, useBias, 0, count, static_cast<std::int32_t>(count));
-    }
-    /// One stage per colour, but a run of small colours (the last few of a greedy colouring,
-    /// each a few blocks) is one stage run whole by one participant, colour after colour, as the
-    /// stages would have run them: a stage ends at a barrier that costs both participants more
-    /// than such a colour's work. The bits are the same.
-    void addColours(SoftStepStageKind kind, bool useBias, const ColourBlocks& blocks,
-                    std::int32_t minChunk) {
-        const auto small = [&](int k) {
-            return blocks.start[k + 1] - blocks.start[k] < 4 * static_cast<std::size_t>(minChunk);
-        };
-        for (int k = 0; k < kContactColourCount;) {
-            const bool whole = small(k);
-            int end = k + 1;
-            while (whole && end < kContactColourCount && small(end)) ++end;
-            const std::size_t count = blocks.start[end] - blocks.start[k];
-            add(kind, useBias, blocks.start[k], count,
-                whole ? static_cast<std::int32_t>(count) : minChunk);
-            k = end;
-        }
-    }
-
-private:
-    std::vector<StagePlan>& m_plans;
-    std::vector<SoftStepStage>& m_stages;
-    std::int32_t m_workers;
-};
-
-// The stages of one pass (warm start, solve or relax) over the joints and contacts.
-void addPass(StageList& list, const ContactSolverScratch& scratch, bool warmStart, bool useBias) {
-    using Kind = SoftStepStageKind;
-    list.addColours(warmStart ? Kind::WarmStartPoints : Kind::SolvePoints, useBias,
-                    scratch.pointBlocks, kMinBlocks);
-    list.addColours(warmStart ? Kind::WarmStartRevolutes : Kind::SolveRevolutes, useBias,
-                    scratch.revoluteBlocks, kMinBlocks);
-    list.addSerial(warmStart ? Kind::WarmStartScalarJoints : Kind::SolveScalarJoints, useBias,
-                   scratch.scalarJoints.size());
-    list.addColours(warmStart ? Kind::WarmStartContacts : Kind::SolveContacts, useBias,
-                    scratch.contactBlocks, kMinBlocks);
-    list.addSerial(warmStart ? Kind::WarmStartOverflow : Kind::SolveOverflow, useBias,
-                   scratch.colouring.overflow().size());
-}
-
 // What the stages of one step read, whatever the lane width.
 struct SoftStep {
     std::span<SolverState> bodies;
@@ -394,8 +308,30 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     const SubstepSettings& s = step.s;
     const float push = step.settings.maxContactPushSpeed;
     const WideSoftness softness{step.context.contact, step.context.stiff};
-    layOutWideContacts<W>(scratch.colouring, scratch.contactBlocks);
-    blocks.contacts.resize(scratch.contactBlocks.start[kContactColourCount]);
+    const bool parallel = scheduler != nullptr && runsInParallel(*scheduler);
+    // The contacts' islands in groups (contact_groups.hpp), with joints one group (the joints'
+    // blocks are laid out whole). The layout depends on the constraints alone, not on the
+    // workers, so each block holds the same lanes (the same bits) however many there are; one
+    // participant runs it group by group. Both are kept with the colouring (a pile at rest keeps
+    // its constraints step after step): grouping v3_large_pyramid's one island took 4% of a step.
+    const std::uint64_t colouring = scratch.colouring.generation;
+    const std::uint32_t target =
+        joints.empty() ? scratch.groupConstraints : std::numeric_limits<std::uint32_t>::max();
+    ContactGroups& groups = scratch.contactGroups;
+    if (groups.sourceColouring != colouring || groups.sourceTarget != target) {
+        groupContacts(scratch.colouring.colouredConstraints, bodies.size(), target, groups);
+        groups.sourceColouring = colouring;
+        groups.sourceTarget = target;
+    }
+    ContactLayout& layout = scratch.contactLayout;
+    if (layout.sourceColouring != colouring || layout.sourceTarget != target ||
+        layout.sourceWidth != W || layout.groupMajor != (!parallel && groups.count > 1)) {
+        layOutContacts<W>(scratch.colouring, groups, !parallel, layout);
+        layout.sourceColouring = colouring;
+        layout.sourceTarget = target;
+        layout.sourceWidth = W;
+    }
+    blocks.contacts.resize(layout.blockCount);
     blocks.contactsCold.resize(blocks.contacts.size());
     packWideJoints<W>(joints, step.jointCandidates, scratch.jointColouring, s.joint, blocks.points,
                       blocks.revolutes, scratch.pointBlocks, scratch.revoluteBlocks);
@@ -403,33 +339,16 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     const std::span<WideContactCold<W>> cold(blocks.contactsCold);
     const std::span<WideJoint<W>> wideJoints(blocks.points);
     const std::span<WideRevolute<W>> wideRevolutes(blocks.revolutes);
-    const std::span<const std::uint32_t> overflow = scratch.colouring.overflow();
+    const std::span<const std::uint32_t> order = layout.orderOf(scratch.colouring);
+    const std::span<const std::uint32_t> overflow = order.subspan(layout.overflowStart.front());
     scratch.overflowContacts.resize(overflow.size());
     const std::span<ScalarContact> scalar(scratch.overflowContacts); // in the overflow's order
+    const std::span<const std::uint32_t> groupBodies(scratch.contactGroups.bodies);
 
     using Kind = SoftStepStageKind;
-    const bool parallel = scheduler != nullptr && runsInParallel(*scheduler);
-    StageList list(scratch.plans, scratch.stages, parallel ? scheduler->workerCount : 1);
-    list.addColours(Kind::PackContacts, false, scratch.contactBlocks, kMinBlocks);
-    list.addSerial(Kind::PrepareOverflow, false, overflow.size());
-    for (int i = 0; i < s.substeps; ++i) {
-        list.add(Kind::IntegrateVelocities, false, 1, bodies.size() - 1, kMinBodies);
-        addPass(list, scratch, true, false);
-        addPass(list, scratch, false, true);
-        list.add(Kind::IntegratePositions, false, 1, bodies.size() - 1, kMinBodies);
-        addPass(list, scratch, false, false);
-    }
-    // Restitution in colour order too, on the blocks (the usual case has none: no passes).
-    if (step.bouncy) {
-        list.addColours(Kind::RestituteContacts, false, scratch.contactBlocks, kMinBlocks);
-        list.addSerial(Kind::RestituteOverflow, false, overflow.size());
-    }
-    list.addColours(Kind::StoreContactImpulses, false, scratch.contactBlocks, kMinBlocks);
-    list.addSerial(Kind::StoreOverflowImpulses, false, overflow.size());
-    list.addColours(Kind::StorePointImpulses, false, scratch.pointBlocks, kMinBlocks);
-    list.addColours(Kind::StoreRevoluteImpulses, false, scratch.revoluteBlocks, kMinBlocks);
-    // The chunks of the integration: a participant writes back the bodies it moved.
-    if (step.store != nullptr) list.add(Kind::StoreBodies, false, 1, bodies.size() - 1, kMinBodies);
+    listSoftStepStages({bodies.size(), s.substeps, step.bouncy, step.store != nullptr,
+                        parallel ? scheduler->workerCount : 1},
+                       scratch);
 
     const std::span<const std::uint32_t> scalarJoints(scratch.scalarJoints);
     scratch.hitEvents.resize(constraints.size());
@@ -442,8 +361,8 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
         const bool bias = stage.useBias;
         switch (stage.kind) {
         case Kind::PackContacts:
-            packWideContacts<W>(step.context, constraints, scratch.colouring, scratch.contactBlocks,
-                                wide, cold, first, first + count);
+            packWideContacts<W>(step.context, constraints, order, layout.segments, wide, cold,
+                                first, first + count);
             break;
         case Kind::PrepareOverflow:
             for (std::size_t i = first; i < first + count; ++i) {
@@ -456,6 +375,15 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
                                 step.settings.maxLinearSpeed, step.settings.maxAngularSpeed);
             break;
         case Kind::IntegratePositions: integratePositions(bodies, first, first + count, s.h); break;
+        case Kind::IntegrateGroupVelocities:
+            for (const std::uint32_t slot : groupBodies.subspan(first, count))
+                integrateVelocities(bodies, step.motions, slot, slot + 1, s.h,
+                                    step.settings.maxLinearSpeed, step.settings.maxAngularSpeed);
+            break;
+        case Kind::IntegrateGroupPositions:
+            for (const std::uint32_t slot : groupBodies.subspan(first, count))
+                integratePositions(bodies, slot, slot + 1, s.h);
+            break;
         case Kind::WarmStartPoints:
             kernels.warmStartPoints(state, wideJoints.data() + first, count);
             break;

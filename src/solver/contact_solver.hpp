@@ -27,6 +27,7 @@
 #include "core/parallel_stages.hpp"
 #include "rigid2d/function_ref.hpp"
 #include "solver/contact_colouring.hpp"
+#include "solver/contact_groups.hpp"
 #include "solver/contact_prepare.hpp"
 #include "solver/joint_solver.hpp"
 #include "solver/simd_path.hpp"
@@ -42,6 +43,8 @@ enum class SoftStepStageKind : std::uint8_t {
     PrepareOverflow,
     IntegrateVelocities,
     IntegratePositions,
+    IntegrateGroupVelocities, ///< the bodies of a group of islands (contact_groups.hpp)
+    IntegrateGroupPositions,
     WarmStartPoints, ///< the point joints' blocks of one colour
     WarmStartRevolutes,
     WarmStartScalarJoints,
@@ -126,7 +129,12 @@ struct ContactSolverScratch {
     // place) one at a time after them, in array order.
     ContactColouring jointColouring;
     std::vector<std::uint32_t> scalarJoints;
-    ColourBlocks contactBlocks, pointBlocks, revoluteBlocks;
+    ColourBlocks pointBlocks, revoluteBlocks;
+    /// The contacts' islands in groups, and their blocks laid out by colour and group.
+    ContactGroups contactGroups;
+    ContactLayout contactLayout;
+    /// The constraints a group collects islands up to (tests make it small).
+    std::uint32_t groupConstraints = kGroupConstraints;
     /// The SIMD path of the last step; the blocks are in wide8 for Avx2 and Avx512 (or kernels8),
     /// else in wide4.
     SimdPath path = SimdPath::Portable;

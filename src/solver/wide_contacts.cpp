@@ -163,43 +163,32 @@ constexpr std::size_t kStoreAhead = 2;
 } // namespace
 
 template <int W>
-void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks) {
-    std::uint32_t count = 0;
-    for (int k = 0; k < kContactColourCount; ++k) {
-        blocks.start[k] = count;
-        count += static_cast<std::uint32_t>((colouring.colour(k).size() + W - 1) / W);
-    }
-    blocks.start[kContactColourCount] = count;
-}
-
-template <int W>
 void packWideContacts(const PrepareContext& context, std::span<const ContactConstraint> constraints,
-                      const ContactColouring& colouring, const ColourBlocks& blocks,
+                      std::span<const std::uint32_t> order, std::span<const ColourSegment> segments,
                       std::span<WideContact<W>> out, std::span<WideContactCold<W>> cold,
                       std::size_t begin, std::size_t end) {
-    // The colour of block `begin`: the last colour that starts at or before it.
-    const std::uint32_t* colourEnd = blocks.start + kContactColourCount + 1;
-    const std::span<const std::uint32_t> order(colouring.order);
-    int k = static_cast<int>(std::upper_bound(blocks.start, colourEnd, begin) - blocks.start) - 1;
+    // The segment of block `begin`: the last that starts at or before it.
+    const auto startsAfter = [](std::size_t block, const ColourSegment& s) {
+        return block < s.firstBlock;
+    };
+    auto segment = std::upper_bound(segments.begin(), segments.end(), begin, startsAfter) - 1;
     for (std::size_t b = begin; b < end; ++b) {
-        while (b >= blocks.start[k + 1]) ++k; // past the last block of colour k
-        const std::span<const std::uint32_t> colour = colouring.colour(k);
-        const std::size_t colourFirst = colouring.start[k];
-        const std::size_t first = W * (b - blocks.start[k]);
+        while (segment + 1 != segments.end() && b >= segment[1].firstBlock) ++segment;
+        const std::size_t first = W * (b - segment->firstBlock);
         WideContact<W>& w = out[b];
         WideContactCold<W>& c = cold[b];
         LaneVelocities<W> velocities;
         for (std::size_t lane = 0; lane < W; ++lane) {
-            if (first + lane >= colour.size()) {
+            if (first + lane >= segment->count) {
                 setLane(w, c, velocities, lane, kNoConstraint, nullptr, context);
                 continue;
             }
-            const std::size_t position = colourFirst + first + lane;
+            const std::size_t position = segment->orderBegin + first + lane;
             if (position + kPrefetchAhead < order.size())
                 __builtin_prefetch(&constraints[order[position + kPrefetchAhead]]);
             if (position + kPrefetchAhead / 2 < order.size())
                 prefetchInputs(context, constraints[order[position + kPrefetchAhead / 2]]);
-            const std::uint32_t index = colour[first + lane];
+            const std::uint32_t index = order[position];
             setLane(w, c, velocities, lane, index, &constraints[index], context);
         }
         preparePoints(w, c, velocities);
@@ -247,14 +236,12 @@ void storeWideImpulses(std::span<const WideContact<W>> wide,
     }
 }
 
-template void layOutWideContacts<4>(const ContactColouring&, ColourBlocks&);
-template void layOutWideContacts<8>(const ContactColouring&, ColourBlocks&);
 template void packWideContacts<4>(const PrepareContext&, std::span<const ContactConstraint>,
-                                  const ContactColouring&, const ColourBlocks&,
+                                  std::span<const std::uint32_t>, std::span<const ColourSegment>,
                                   std::span<WideContact<4>>, std::span<WideContactCold<4>>,
                                   std::size_t, std::size_t);
 template void packWideContacts<8>(const PrepareContext&, std::span<const ContactConstraint>,
-                                  const ContactColouring&, const ColourBlocks&,
+                                  std::span<const std::uint32_t>, std::span<const ColourSegment>,
                                   std::span<WideContact<8>>, std::span<WideContactCold<8>>,
                                   std::size_t, std::size_t);
 template void storeWideImpulses<4>(std::span<const WideContact<4>>,

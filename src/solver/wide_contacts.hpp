@@ -82,19 +82,22 @@ struct ColourBlocks {
     std::uint32_t start[kContactColourCount + 1] = {};
 };
 
-/// Where each colour's blocks lie in the packed array: W constraints to a block, colour by
-/// colour, each colour starting a new block.
-template <int W>
-void layOutWideContacts(const ContactColouring& colouring, ColourBlocks& blocks);
+/// Constraints of one colour (of one group: contact_groups.hpp), order[orderBegin, orderBegin +
+/// count), packed W to a block from block firstBlock on: each segment starts a new block.
+struct ColourSegment {
+    std::uint32_t orderBegin = 0;
+    std::uint32_t count = 0;
+    std::uint32_t firstBlock = 0;
+};
 
-/// Packs blocks [begin, end) of `out` (laid out by layOutWideContacts) from the constraints'
-/// surfaces (and the same blocks of `cold`), each lane prepared as contact_prepare.hpp prepares a
-/// constraint, lanes in ascending constraint order as colouring.colour(k) lists them; the overflow
-/// list is left alone. Each block is written from its own constraints only, so the blocks may be
-/// packed in pieces, in any order.
+/// Packs blocks [begin, end) of `out` from the constraints' surfaces (and the same blocks of
+/// `cold`), each lane prepared as contact_prepare.hpp prepares a constraint, lanes in the order
+/// the segment lists them. `segments` are the non-empty ones, by firstBlock, their blocks
+/// contiguous. Each block is written from its own constraints only, so the blocks may be packed
+/// in pieces, in any order.
 template <int W>
 void packWideContacts(const PrepareContext& context, std::span<const ContactConstraint> constraints,
-                      const ContactColouring& colouring, const ColourBlocks& blocks,
+                      std::span<const std::uint32_t> order, std::span<const ColourSegment> segments,
                       std::span<WideContact<W>> out, std::span<WideContactCold<W>> cold,
                       std::size_t begin, std::size_t end);
 

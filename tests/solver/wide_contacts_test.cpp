@@ -98,7 +98,7 @@ TEST_CASE("the wide coloured solve equals the sequential solve in colour order")
             const std::vector<std::uint32_t>& order = scratch.colouring.order;
             REQUIRE(!scratch.colouring.overflow().empty());
             REQUIRE(scratch.path == variant.path);
-            REQUIRE(scratch.contactBlocks.start[kContactColourCount] > 10);
+            REQUIRE(scratch.contactLayout.blockCount > 10);
 
             Problem sequential = makeProblem(seed, 200, 500);
             std::vector<ContactConstraint> permuted;
