@@ -82,6 +82,10 @@ struct StepStats {
     /// touches or is jointed to a body still moving. 0 when no body had rested (the islands were
     /// not looked for).
     std::size_t islands = 0;
+    /// Groups of islands the solver laid its constraints out in: 1 for the whole world at once.
+    /// Without workers it solves one group after the other, each within the cache (src/README.md,
+    /// "Groups of islands"); the results are the same bits either way.
+    std::size_t solverGroups = 0;
     /// Bodies whose state would have become non-finite this step and were restored (see step).
     std::size_t resetBodies = 0;
     BroadPhaseStats broadPhase{};

@@ -22,44 +22,62 @@ std::uint32_t rootOf(std::vector<std::uint32_t>& parent, std::uint32_t slot) {
 
 } // namespace
 
-void groupContacts(std::span<const ConstraintBodies> constraints, std::size_t slotCount,
-                   std::uint32_t target, ContactGroups& out) {
+void groupIslands(std::initializer_list<std::span<const ConstraintBodies>> lists,
+                  std::size_t slotCount, std::uint32_t target, ContactGroups& out) {
     out.count = 1;
+    out.largest = 0;
     out.groupOf.clear();
     out.bodyStart.clear();
     out.bodies.clear();
+    std::size_t total = 0;
+    for (const std::span<const ConstraintBodies> list : lists) total += list.size();
     // Fewer constraints than one group holds: nothing to split.
-    if (constraints.size() <= target || slotCount < 2) return;
+    out.constraints = total;
+    if (total <= target || slotCount < 2) return;
+    const auto forEach = [&](auto&& f) {
+        for (const std::span<const ConstraintBodies> list : lists)
+            for (const ConstraintBodies& c : list) f(c);
+    };
     // Islands: slot 0, the static slot, is never moved and joins nothing. A kinematic body does
     // join its islands: it moves substep by substep, and each group moves its own bodies through
-    // all the substeps before the next group starts.
+    // all the substeps before the next group starts. Each root also counts its island's
+    // constraints as they are joined, so that the largest island is known without another pass.
     std::vector<std::uint32_t>& parent = out.parent;
+    std::vector<std::uint32_t>& size = out.islandConstraints;
     parent.resize(slotCount);
     std::iota(parent.begin(), parent.end(), 0u);
-    for (const ConstraintBodies& c : constraints) {
-        if (c.a == 0 || c.b == 0) continue;
+    size.assign(slotCount, 0u);
+    forEach([&](const ConstraintBodies& c) {
+        if (c.a == 0 || c.b == 0) {
+            ++size[rootOf(parent, c.a != 0 ? c.a : c.b)];
+            return;
+        }
         const std::uint32_t a = rootOf(parent, c.a), b = rootOf(parent, c.b);
         // The lower root wins: the roots depend on the islands only, not on the order of union.
-        if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
-    // Every parent points at its root after one ascending pass: a parent is a lower slot.
-    for (std::uint32_t slot = 1; slot < slotCount; ++slot) parent[slot] = parent[parent[slot]];
-    const auto islandOf = [&](const ConstraintBodies& c) { return parent[c.a != 0 ? c.a : c.b]; };
-    std::vector<std::uint32_t>& size = out.islandConstraints;
-    size.assign(slotCount, 0u);
+        const std::uint32_t root = std::min(a, b), other = std::max(a, b);
+        if (root != other) {
+            parent[other] = root;
+            size[root] += size[other];
+        }
+        ++size[root];
+    });
     std::uint32_t largest = 0;
-    for (const ConstraintBodies& c : constraints) largest = std::max(largest, ++size[islandOf(c)]);
+    for (std::uint32_t slot = 0; slot < slotCount; ++slot)
+        if (parent[slot] == slot) largest = std::max(largest, size[slot]);
     // One island holds all but a group's worth: it streams through the cache however the rest is
     // grouped (v3_smash's pile, where grouping the few flying pairs apart cost 2% of a step).
-    if (constraints.size() - largest <= target) return;
+    if (total - largest <= target) return;
+    // Every parent points at its root after one ascending pass: a parent is a lower slot.
+    for (std::uint32_t slot = 1; slot < slotCount; ++slot) parent[slot] = parent[parent[slot]];
     // Islands in the order of their first constraint, each to the current group unless it would
     // take the group past the target.
     std::vector<std::uint32_t>& groupOfIsland = out.groupOfIsland;
     groupOfIsland.assign(slotCount, kNoGroup);
-    out.groupOf.resize(constraints.size());
+    out.groupOf.clear();
+    out.groupOf.reserve(total);
     std::uint32_t group = 0, filled = 0;
-    for (std::size_t i = 0; i < constraints.size(); ++i) {
-        const std::uint32_t island = islandOf(constraints[i]);
+    forEach([&](const ConstraintBodies& c) {
+        const std::uint32_t island = parent[c.a != 0 ? c.a : c.b];
         if (groupOfIsland[island] == kNoGroup) {
             if (filled > 0 && filled + size[island] > target) {
                 ++group;
@@ -67,9 +85,10 @@ void groupContacts(std::span<const ConstraintBodies> constraints, std::size_t sl
             }
             groupOfIsland[island] = group;
             filled += size[island];
+            out.largest = std::max(out.largest, filled);
         }
-        out.groupOf[i] = groupOfIsland[island];
-    }
+        out.groupOf.push_back(groupOfIsland[island]);
+    });
     out.count = group + 1;
     if (out.count == 1) {
         out.groupOf.clear();
@@ -163,6 +182,64 @@ void layOutContacts(const ContactColouring& colouring, const ContactGroups& grou
     out.groupedOrder.resize(colouring.order.size());
     for (const std::uint32_t c : colouring.order)
         out.groupedOrder[next[bucketOf(colouring.colourOf[c], groups.groupOf[c])]++] = c;
+}
+
+ColourBlocks JointLayout::blocks(bool points, std::uint32_t g) const noexcept {
+    ColourBlocks out;
+    const auto at = [&](std::size_t segment) {
+        return points ? blocksAt[segment].points : blocksAt[segment].revolutes;
+    };
+    for (std::uint32_t k = 0; k <= kContactColourCount; ++k)
+        out.start[k] = at(groupMajor ? g * kContactColourCount + k : k * groups);
+    return out;
+}
+
+void layOutJoints(const ContactColouring& colouring, const ContactGroups& groups,
+                  std::size_t firstJoint, bool groupMajor, std::vector<std::uint32_t>& scalarJoints,
+                  JointLayout& out) {
+    constexpr std::uint32_t kColours = kContactColourCount;
+    const std::uint32_t groupCount = groups.count;
+    out.groups = groupCount;
+    out.groupMajor = groupMajor && groupCount > 1;
+    out.segments.clear();
+    out.blocksAt.assign(kColours * groupCount + 1, JointBlocksAt{});
+    if (groupCount == 1) {
+        out.groupedOrder.clear();
+        for (std::uint32_t k = 0; k < kColours; ++k)
+            out.segments.push_back(
+                {colouring.start[k], colouring.start[k + 1] - colouring.start[k]});
+        out.scalarStart = {0, static_cast<std::uint32_t>(scalarJoints.size())};
+        return;
+    }
+    const std::span<const std::uint32_t> groupOf =
+        std::span<const std::uint32_t>(groups.groupOf).subspan(firstJoint);
+    const std::uint32_t wideCount = static_cast<std::uint32_t>(colouring.colourOf.size());
+    // The segments' constraints, by a stable counting sort of the colouring's order (its overflow
+    // list, which the scalar joints hold, left out).
+    const auto bucketOf = [&](std::uint32_t colour, std::uint32_t group) {
+        return out.groupMajor ? group * kColours + colour : colour * groupCount + group;
+    };
+    std::vector<std::uint32_t>& next = out.bucketNext;
+    next.assign(kColours * groupCount + 1, 0u);
+    const std::span<const std::uint32_t> coloured(colouring.order.data(),
+                                                  colouring.start[kColours]);
+    for (const std::uint32_t c : coloured) ++next[bucketOf(colouring.colourOf[c], groupOf[c]) + 1];
+    std::partial_sum(next.begin(), next.end(), next.begin());
+    for (std::uint32_t b = 0; b < kColours * groupCount; ++b)
+        out.segments.push_back({next[b], next[b + 1] - next[b]});
+    out.groupedOrder.resize(coloured.size());
+    for (const std::uint32_t c : coloured)
+        out.groupedOrder[next[bucketOf(colouring.colourOf[c], groupOf[c])]++] = c;
+    // The scalar joints by group, each group's in their order.
+    std::vector<std::uint32_t>& start = out.scalarStart;
+    start.assign(groupCount + 2, 0u);
+    for (std::size_t s = 0; s < scalarJoints.size(); ++s) ++start[groupOf[wideCount + s] + 2];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<std::uint32_t> sorted(scalarJoints.size());
+    for (std::size_t s = 0; s < scalarJoints.size(); ++s)
+        sorted[start[groupOf[wideCount + s] + 1]++] = scalarJoints[s];
+    start.pop_back();
+    scalarJoints = std::move(sorted);
 }
 
 template void layOutContacts<4>(const ContactColouring&, const ContactGroups&, bool,

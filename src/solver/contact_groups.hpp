@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <vector>
 
@@ -30,28 +31,36 @@ namespace rigid2d::detail {
 /// on a 2 MB cache; 1,024 was the fastest.
 inline constexpr std::uint32_t kGroupConstraints = 1024;
 
-/// The groups of a step's contact constraints.
+/// The groups of a step's constraints: its contacts, then its joints (contact_solver.cpp lists
+/// the joints the wide loops take, then the others).
 struct ContactGroups {
-    std::uint32_t count = 1;            ///< groups; 1 leaves the layout as the colouring's
-    std::vector<std::uint32_t> groupOf; ///< per constraint, when count > 1
+    std::uint32_t count = 1;            ///< groups; 1 leaves the layouts as the colourings'
+    std::uint32_t largest = 0;          ///< the constraints of the largest group, when count > 1
+    std::size_t constraints = 0;        ///< of all groups
+    std::vector<std::uint32_t> groupOf; ///< per constraint of the lists, when count > 1
     /// The body slots of group g are bodies[bodyStart[g] .. bodyStart[g + 1]), ascending; those
     /// of no constraint's island (slot 0 aside) follow as group `count`.
     std::vector<std::uint32_t> bodyStart;
     std::vector<std::uint32_t> bodies;
-    /// What the groups were made from (ContactColouring::generation, the target): groups made from
-    /// the same colouring are the same (contact_solver.cpp keeps them).
-    std::uint64_t sourceColouring = ~std::uint64_t{0};
+    /// What the groups were made from (the colourings' generations, the other joints' bodies, the
+    /// target): the same inputs make the same groups (contact_solver.cpp keeps them).
+    std::uint64_t sourceContacts = ~std::uint64_t{0};
+    std::uint64_t sourceJoints = ~std::uint64_t{0};
+    std::vector<ConstraintBodies> sourceScalarJoints;
     std::uint32_t sourceTarget = 0;
+    std::size_t sourceSlots = 0;
+    std::uint64_t generation = 0; ///< counts the groupings made
     // Scratch: union-find over body slots, constraints per island, the group of each island.
     std::vector<std::uint32_t> parent, islandConstraints, groupOfIsland;
 };
 
-/// Groups `constraints` over `slotCount` body slots: islands (slots joined by constraints; slot 0
-/// joins nothing) taken in the order of their first constraint, gathered into a group until the
-/// next would take it past `target` constraints. One group when there are at most `target`
-/// constraints outside the largest island. Depends only on its arguments.
-void groupContacts(std::span<const ConstraintBodies> constraints, std::size_t slotCount,
-                   std::uint32_t target, ContactGroups& out);
+/// Groups the constraints of `lists` (one index space, list after list) over `slotCount` body
+/// slots: islands (slots joined by constraints; slot 0 joins nothing) taken in the order of their
+/// first constraint, gathered into a group until the next would take it past `target`
+/// constraints. One group when there are at most `target` constraints outside the largest
+/// island. Depends only on its arguments.
+void groupIslands(std::initializer_list<std::span<const ConstraintBodies>> lists,
+                  std::size_t slotCount, std::uint32_t target, ContactGroups& out);
 
 /// The colouring's order split by group, and where each segment's blocks lie.
 struct ContactLayout {
@@ -69,9 +78,9 @@ struct ContactLayout {
     std::vector<std::uint32_t> overflowStart;
     std::uint32_t blockCount = 0;
     std::vector<std::uint32_t> bucketNext; ///< scratch of the split
-    /// What the layout was made from: the groups' colouring and target, the lane width.
-    std::uint64_t sourceColouring = ~std::uint64_t{0};
-    std::uint32_t sourceTarget = 0;
+    /// What the layout was made from: the groups (ContactGroups::generation, whose inputs
+    /// include the colouring), the lane width.
+    std::uint64_t sourceGroups = ~std::uint64_t{0};
     int sourceWidth = 0;
 
     /// The order of `colouring`, which this layout was made from.
@@ -82,9 +91,53 @@ struct ContactLayout {
     }
 };
 
-/// Lays out blocks of W lanes for `colouring` split by `groups`, group-major or colour-major.
+/// Lays out blocks of W lanes for `colouring` split by `groups` (whose first constraints are
+/// the colouring's), group-major or colour-major.
 template <int W>
 void layOutContacts(const ContactColouring& colouring, const ContactGroups& groups, bool groupMajor,
                     ContactLayout& out);
+
+/// The constraints of one colour of one group of the joints' colouring:
+/// order[orderBegin, orderBegin + count).
+struct JointSegment {
+    std::uint32_t orderBegin = 0;
+    std::uint32_t count = 0;
+};
+
+/// The first block of each kind of a segment (packWideJoints).
+struct JointBlocksAt {
+    std::uint32_t points = 0;
+    std::uint32_t revolutes = 0;
+};
+
+/// The joints' colouring split by group, as the contacts' (ContactLayout): every (colour, group)
+/// segment, empty or not, colour-major (k * groups + g) or group-major (g * colours + k); the
+/// joints no colour took (solved one at a time) by group.
+struct JointLayout {
+    std::vector<std::uint32_t> groupedOrder; ///< empty with one group: the colouring's order
+    std::vector<JointSegment> segments;
+    std::vector<JointBlocksAt> blocksAt; ///< per segment, and one past the last (the packing's)
+    /// Group g's one-at-a-time joints: scalarJoints[scalarStart[g] .. scalarStart[g + 1]).
+    std::vector<std::uint32_t> scalarStart;
+    std::vector<std::uint32_t> bucketNext; ///< scratch of the split
+    std::uint32_t groups = 1;
+    bool groupMajor = false;
+
+    [[nodiscard]] std::span<const std::uint32_t>
+    orderOf(const ContactColouring& colouring) const noexcept {
+        return groupedOrder.empty() ? std::span<const std::uint32_t>(colouring.order)
+                                    : std::span<const std::uint32_t>(groupedOrder);
+    }
+    /// Once packed: the point joints' (or revolute joints') blocks of group g by colour when
+    /// group-major, else of all groups by colour (g = 0).
+    [[nodiscard]] ColourBlocks blocks(bool points, std::uint32_t g) const noexcept;
+};
+
+/// Splits `colouring` (of the joints the wide loops take: the constraints of `groups` from
+/// `firstJoint` on, in candidate order) and `scalarJoints` (which follow them there) by group,
+/// group-major or colour-major; scalarJoints is reordered stably by group.
+void layOutJoints(const ContactColouring& colouring, const ContactGroups& groups,
+                  std::size_t firstJoint, bool groupMajor, std::vector<std::uint32_t>& scalarJoints,
+                  JointLayout& out);
 
 } // namespace rigid2d::detail

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <utility>
 
 #include "core/assert.hpp"
@@ -298,6 +297,52 @@ struct SoftStep {
     const SlotStore* store = nullptr;
 };
 
+// The constraints' islands in groups (contact_groups.hpp), and the contacts' and joints' blocks
+// laid out by colour and group. The layout depends on the constraints alone, not on the workers,
+// so each block holds the same lanes (the same bits) however many there are; one participant runs
+// it group by group. Groups and contact layout are kept while their inputs are (a pile at rest
+// keeps its constraints step after step): grouping v3_large_pyramid's one island took 4% of a
+// step. The scalar joints are listed anew every step (colourJoints), and split by group here.
+template <int W>
+void layOutConstraints(ContactSolverScratch& scratch, std::span<const JointConstraint> joints,
+                       std::size_t slotCount, std::int32_t workers) {
+    std::vector<ConstraintBodies>& scalarBodies = scratch.scalarJointBodies;
+    scalarBodies.clear();
+    for (const std::uint32_t j : scratch.scalarJoints)
+        scalarBodies.push_back({joints[j].bodyA, joints[j].bodyB});
+    const std::span<const ConstraintBodies> contacts(scratch.colouring.colouredConstraints);
+    const std::span<const ConstraintBodies> wideJoints(scratch.jointColouring.colouredConstraints);
+    ContactGroups& groups = scratch.contactGroups;
+    if (groups.sourceContacts != scratch.colouring.generation ||
+        groups.sourceJoints != scratch.jointColouring.generation ||
+        groups.sourceTarget != scratch.groupConstraints ||
+        groups.sourceScalarJoints != scalarBodies || groups.sourceSlots != slotCount) {
+        groupIslands({contacts, wideJoints, scalarBodies}, slotCount, scratch.groupConstraints,
+                     groups);
+        groups.sourceContacts = scratch.colouring.generation;
+        groups.sourceJoints = scratch.jointColouring.generation;
+        groups.sourceTarget = scratch.groupConstraints;
+        groups.sourceScalarJoints = scalarBodies;
+        groups.sourceSlots = slotCount;
+        ++groups.generation;
+    }
+    // Group by group, each on one participant, unless the largest group would leave the others
+    // idle (a pile beside a few small islands): then colour by colour over all groups.
+    const bool groupMajor =
+        groups.count > 1 &&
+        static_cast<std::size_t>(groups.largest) * static_cast<std::size_t>(std::max(workers, 1)) <=
+            std::max<std::size_t>(groups.constraints, groups.largest);
+    ContactLayout& layout = scratch.contactLayout;
+    if (layout.sourceGroups != groups.generation || layout.sourceWidth != W ||
+        layout.groupMajor != groupMajor) {
+        layOutContacts<W>(scratch.colouring, groups, groupMajor, layout);
+        layout.sourceGroups = groups.generation;
+        layout.sourceWidth = W;
+    }
+    layOutJoints(scratch.jointColouring, groups, contacts.size(), groupMajor, scratch.scalarJoints,
+                 scratch.jointLayout);
+}
+
 // Packs the blocks of width W, lists the stages and runs them with `kernels`.
 template <int W>
 void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks<W>& blocks,
@@ -309,32 +354,17 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     const float push = step.settings.maxContactPushSpeed;
     const WideSoftness softness{step.context.contact, step.context.stiff};
     const bool parallel = scheduler != nullptr && runsInParallel(*scheduler);
-    // The contacts' islands in groups (contact_groups.hpp), with joints one group (the joints'
-    // blocks are laid out whole). The layout depends on the constraints alone, not on the
-    // workers, so each block holds the same lanes (the same bits) however many there are; one
-    // participant runs it group by group. Both are kept with the colouring (a pile at rest keeps
-    // its constraints step after step): grouping v3_large_pyramid's one island took 4% of a step.
-    const std::uint64_t colouring = scratch.colouring.generation;
-    const std::uint32_t target =
-        joints.empty() ? scratch.groupConstraints : std::numeric_limits<std::uint32_t>::max();
-    ContactGroups& groups = scratch.contactGroups;
-    if (groups.sourceColouring != colouring || groups.sourceTarget != target) {
-        groupContacts(scratch.colouring.colouredConstraints, bodies.size(), target, groups);
-        groups.sourceColouring = colouring;
-        groups.sourceTarget = target;
-    }
-    ContactLayout& layout = scratch.contactLayout;
-    if (layout.sourceColouring != colouring || layout.sourceTarget != target ||
-        layout.sourceWidth != W || layout.groupMajor != (!parallel && groups.count > 1)) {
-        layOutContacts<W>(scratch.colouring, groups, !parallel, layout);
-        layout.sourceColouring = colouring;
-        layout.sourceTarget = target;
-        layout.sourceWidth = W;
-    }
+    const std::int32_t workers = parallel ? scheduler->workerCount : 1;
+    layOutConstraints<W>(scratch, joints, bodies.size(), workers);
+    const ContactLayout& layout = scratch.contactLayout;
     blocks.contacts.resize(layout.blockCount);
     blocks.contactsCold.resize(blocks.contacts.size());
-    packWideJoints<W>(joints, step.jointCandidates, scratch.jointColouring, s.joint, blocks.points,
-                      blocks.revolutes, scratch.pointBlocks, scratch.revoluteBlocks);
+    JointLayout& jointLayout = scratch.jointLayout;
+    packWideJoints<W>(joints, step.jointCandidates, jointLayout.orderOf(scratch.jointColouring),
+                      jointLayout.segments, s.joint, blocks.points, blocks.revolutes,
+                      jointLayout.blocksAt);
+    scratch.pointBlocks = jointLayout.blocks(true, 0);
+    scratch.revoluteBlocks = jointLayout.blocks(false, 0);
     const std::span<WideContact<W>> wide(blocks.contacts);
     const std::span<WideContactCold<W>> cold(blocks.contactsCold);
     const std::span<WideJoint<W>> wideJoints(blocks.points);
@@ -346,16 +376,14 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
     const std::span<const std::uint32_t> groupBodies(scratch.contactGroups.bodies);
 
     using Kind = SoftStepStageKind;
-    listSoftStepStages({bodies.size(), s.substeps, step.bouncy, step.store != nullptr,
-                        parallel ? scheduler->workerCount : 1},
+    listSoftStepStages({bodies.size(), s.substeps, step.bouncy, step.store != nullptr, workers},
                        scratch);
 
     const std::span<const std::uint32_t> scalarJoints(scratch.scalarJoints);
     scratch.hitEvents.resize(constraints.size());
     const std::span<std::uint8_t> hits(scratch.hitEvents);
     SolverState* const state = bodies.data();
-    const auto runStage = [&](std::int32_t index, std::int32_t begin, std::int32_t end) {
-        const SoftStepStage stage = scratch.stages[static_cast<std::size_t>(index)];
+    const auto runOne = [&](const SoftStepStage& stage, std::int32_t begin, std::int32_t end) {
         const std::size_t first = stage.first + static_cast<std::size_t>(begin);
         const auto count = static_cast<std::size_t>(end - begin);
         const bool bias = stage.useBias;
@@ -444,7 +472,18 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
             (*step.store)(static_cast<std::uint32_t>(first),
                           static_cast<std::uint32_t>(first + count));
             break;
+        case Kind::RunGroups: break; // runStage runs the groups' own stages
         }
+    };
+    // A group's stages run whole, in order, on the participant that took the group.
+    const auto runStage = [&](std::int32_t index, std::int32_t begin, std::int32_t end) {
+        const SoftStepStage& stage = scratch.stages[static_cast<std::size_t>(index)];
+        if (stage.kind != Kind::RunGroups) return runOne(stage, begin, end);
+        for (std::size_t g = stage.first + static_cast<std::size_t>(begin);
+             g < stage.first + static_cast<std::size_t>(end); ++g)
+            for (std::size_t i = scratch.groupStageStart[g]; i < scratch.groupStageStart[g + 1];
+                 ++i)
+                runOne(scratch.groupStages[i], 0, scratch.groupPlans[i].itemCount);
     };
     static const WorldDef kCallingThread{};
     scratch.runner.run(parallel ? *scheduler : kCallingThread, scratch.plans, runStage);

@@ -62,6 +62,9 @@ enum class SoftStepStageKind : std::uint8_t {
     StorePointImpulses,
     StoreRevoluteImpulses,
     StoreBodies, ///< solveSoftStep's `store` over a range of body slots
+    /// Whole groups of islands (contact_groups.hpp), each running its own stages
+    /// (ContactSolverScratch::groupStages) on the participant that took it.
+    RunGroups,
 };
 
 /// One stage: its kind and where its items start in the array it runs over.
@@ -130,9 +133,13 @@ struct ContactSolverScratch {
     ContactColouring jointColouring;
     std::vector<std::uint32_t> scalarJoints;
     ColourBlocks pointBlocks, revoluteBlocks;
-    /// The contacts' islands in groups, and their blocks laid out by colour and group.
+    /// The constraints' islands in groups, and the blocks laid out by colour and group: the
+    /// contacts', the joints' (pointBlocks and revoluteBlocks are those of all groups by colour
+    /// when not group-major).
     ContactGroups contactGroups;
     ContactLayout contactLayout;
+    JointLayout jointLayout;
+    std::vector<ConstraintBodies> scalarJointBodies; ///< the grouping's input
     /// The constraints a group collects islands up to (tests make it small).
     std::uint32_t groupConstraints = kGroupConstraints;
     /// The SIMD path of the last step; the blocks are in wide8 for Avx2 and Avx512 (or kernels8),
@@ -146,6 +153,11 @@ struct ContactSolverScratch {
     // The stages of the substeps, run on the world's workers.
     std::vector<StagePlan> plans;
     std::vector<SoftStepStage> stages;
+    /// A RunGroups stage's groups: group g's stages are groupStages[groupStageStart[g] ..
+    /// groupStageStart[g + 1]), each run whole (groupPlans' item counts).
+    std::vector<StagePlan> groupPlans;
+    std::vector<SoftStepStage> groupStages;
+    std::vector<std::uint32_t> groupStageStart;
     ParallelStages runner;
     /// Per constraint, set where it was hit at SolverSettings::hitThreshold or faster: written by
     /// the solve as it stores the impulses in the manifolds.

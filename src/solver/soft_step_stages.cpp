@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "core/assert.hpp"
-
 namespace rigid2d::detail {
 
 namespace {
@@ -48,6 +46,13 @@ public:
         m_plans.push_back({items, chunk});
         m_stages.push_back({kind, useBias, static_cast<std::uint32_t>(first)});
     }
+    /// Items [first, first + count) that participants claim one at a time.
+    void addEach(SoftStepStageKind kind, std::size_t first, std::size_t count) {
+        if (count == 0) return;
+        m_plans.push_back({static_cast<std::int32_t>(count), 1});
+        m_stages.push_back({kind, false, static_cast<std::uint32_t>(first)});
+    }
+    [[nodiscard]] std::size_t size() const noexcept { return m_stages.size(); }
     /// Items [first, first + count) of a list that runs in order: one chunk, one participant.
     void addRun(SoftStepStageKind kind, bool useBias, std::size_t first, std::size_t count) {
         add(kind, useBias, first, count, static_cast<std::int32_t>(count));
@@ -78,22 +83,29 @@ private:
     std::int32_t m_workers;
 };
 
+// The joints of one pass: the point joints' and the other revolute joints' blocks by colour, then
+// the joints solved one at a time.
+struct JointItems {
+    ColourBlocks points, revolutes;
+    std::size_t scalarFirst = 0, scalarCount = 0;
+};
+
 // The contacts of one pass: their colours' blocks, then their overflow list.
 struct ContactItems {
-    const ColourBlocks& blocks;
+    ColourBlocks blocks;
     std::size_t overflowFirst = 0, overflowCount = 0;
 };
 
-// The stages of one pass (warm start, solve or relax) over the joints and `contacts`.
-void addPass(StageList& list, const ContactSolverScratch& scratch, const ContactItems& contacts,
+// The stages of one pass (warm start, solve or relax) over `joints` and `contacts`.
+void addPass(StageList& list, const JointItems& joints, const ContactItems& contacts,
              bool warmStart, bool useBias) {
     using Kind = SoftStepStageKind;
-    list.addColours(warmStart ? Kind::WarmStartPoints : Kind::SolvePoints, useBias,
-                    scratch.pointBlocks, kMinBlocks);
+    list.addColours(warmStart ? Kind::WarmStartPoints : Kind::SolvePoints, useBias, joints.points,
+                    kMinBlocks);
     list.addColours(warmStart ? Kind::WarmStartRevolutes : Kind::SolveRevolutes, useBias,
-                    scratch.revoluteBlocks, kMinBlocks);
-    list.addRun(warmStart ? Kind::WarmStartScalarJoints : Kind::SolveScalarJoints, useBias, 0,
-                scratch.scalarJoints.size());
+                    joints.revolutes, kMinBlocks);
+    list.addRun(warmStart ? Kind::WarmStartScalarJoints : Kind::SolveScalarJoints, useBias,
+                joints.scalarFirst, joints.scalarCount);
     list.addColours(warmStart ? Kind::WarmStartContacts : Kind::SolveContacts, useBias,
                     contacts.blocks, kMinBlocks);
     list.addRun(warmStart ? Kind::WarmStartOverflow : Kind::SolveOverflow, useBias,
@@ -106,21 +118,22 @@ struct BodyItems {
     std::size_t first = 0, count = 0;
 };
 
-// The whole step of `contacts` and `bodies`: the contacts prepared and packed into their blocks
-// (and the overflow ones prepared); per substep, integrate velocities; warm start, solve,
+// The whole step of `joints`, `contacts` and `bodies`: the contacts prepared and packed into their
+// blocks (and the overflow ones prepared); per substep, integrate velocities; warm start, solve,
 // integrate positions, relax, each over the point joints, the other revolute joints, the scalar
-// joints, the contacts and the overflow contacts; then restitution and the impulses stored.
-void addSteps(StageList& list, const SoftStepShape& shape, const ContactSolverScratch& scratch,
+// joints, the contacts and the overflow contacts; then restitution and the contacts' impulses
+// stored.
+void addSteps(StageList& list, const SoftStepShape& shape, const JointItems& joints,
               const ContactItems& contacts, const BodyItems& bodies) {
     using Kind = SoftStepStageKind;
     list.addColours(Kind::PackContacts, false, contacts.blocks, kMinBlocks);
     list.addRun(Kind::PrepareOverflow, false, contacts.overflowFirst, contacts.overflowCount);
     for (int i = 0; i < shape.substeps; ++i) {
         list.add(bodies.velocities, false, bodies.first, bodies.count, kMinBodies);
-        addPass(list, scratch, contacts, true, false);
-        addPass(list, scratch, contacts, false, true);
+        addPass(list, joints, contacts, true, false);
+        addPass(list, joints, contacts, false, true);
         list.add(bodies.positions, false, bodies.first, bodies.count, kMinBodies);
-        addPass(list, scratch, contacts, false, false);
+        addPass(list, joints, contacts, false, false);
     }
     // Restitution in colour order too, on the blocks (the usual case has none: no passes).
     if (shape.bouncy) {
@@ -137,27 +150,37 @@ void listSoftStepStages(const SoftStepShape& shape, ContactSolverScratch& scratc
     using Kind = SoftStepStageKind;
     StageList list(scratch.plans, scratch.stages, shape.workers);
     const ContactLayout& layout = scratch.contactLayout;
+    const JointLayout& jointLayout = scratch.jointLayout;
     const std::size_t overflowBegin = layout.overflowStart.front();
     if (!layout.groupMajor) {
+        const JointItems joints{scratch.pointBlocks, scratch.revoluteBlocks, 0,
+                                scratch.scalarJoints.size()};
         const ContactItems contacts{layout.colourBlocks, 0,
                                     layout.overflowStart.back() - overflowBegin};
-        addSteps(list, shape, scratch, contacts,
+        addSteps(list, shape, joints, contacts,
                  {Kind::IntegrateVelocities, Kind::IntegratePositions, 1, shape.bodyCount - 1});
+        list.addColours(Kind::StorePointImpulses, false, scratch.pointBlocks, kMinBlocks);
+        list.addColours(Kind::StoreRevoluteImpulses, false, scratch.revoluteBlocks, kMinBlocks);
     } else {
-        // The joints' blocks are laid out whole, not by group: a step with joints keeps one group.
-        R2D_ASSERT(scratch.pointBlocks.start[kContactColourCount] == 0 &&
-                       scratch.revoluteBlocks.start[kContactColourCount] == 0 &&
-                       scratch.scalarJoints.empty(),
-                   "contacts grouped in a step with joints");
+        // Each group's whole step, on the participant that takes the group: groups share no body
+        // that moves, so they need no barrier between them.
         const ContactGroups& groups = scratch.contactGroups;
+        StageList groupList(scratch.groupPlans, scratch.groupStages, 1);
+        scratch.groupStageStart.clear();
         for (std::uint32_t g = 0; g < groups.count; ++g) {
+            scratch.groupStageStart.push_back(static_cast<std::uint32_t>(groupList.size()));
+            const JointItems joints{jointLayout.blocks(true, g), jointLayout.blocks(false, g),
+                                    jointLayout.scalarStart[g],
+                                    jointLayout.scalarStart[g + 1] - jointLayout.scalarStart[g]};
             const ContactItems contacts{layout.groupBlocks[g],
                                         layout.overflowStart[g] - overflowBegin,
                                         layout.overflowStart[g + 1] - layout.overflowStart[g]};
-            addSteps(list, shape, scratch, contacts,
+            addSteps(groupList, shape, joints, contacts,
                      {Kind::IntegrateGroupVelocities, Kind::IntegrateGroupPositions,
                       groups.bodyStart[g], groups.bodyStart[g + 1] - groups.bodyStart[g]});
         }
+        scratch.groupStageStart.push_back(static_cast<std::uint32_t>(groupList.size()));
+        list.addEach(Kind::RunGroups, 0, groups.count);
         // The bodies of no constraint: their substeps alone.
         const std::size_t free = groups.bodyStart[groups.count];
         const std::size_t freeCount = groups.bodyStart[groups.count + 1] - free;
@@ -165,9 +188,10 @@ void listSoftStepStages(const SoftStepShape& shape, ContactSolverScratch& scratc
             list.add(Kind::IntegrateGroupVelocities, false, free, freeCount, kMinBodies);
             list.add(Kind::IntegrateGroupPositions, false, free, freeCount, kMinBodies);
         }
+        // The joints' impulses, of all groups at once.
+        list.addRun(Kind::StorePointImpulses, false, 0, jointLayout.blocksAt.back().points);
+        list.addRun(Kind::StoreRevoluteImpulses, false, 0, jointLayout.blocksAt.back().revolutes);
     }
-    list.addColours(Kind::StorePointImpulses, false, scratch.pointBlocks, kMinBlocks);
-    list.addColours(Kind::StoreRevoluteImpulses, false, scratch.revoluteBlocks, kMinBlocks);
     // The chunks of the integration: a participant writes back the bodies it moved.
     if (shape.storeBodies) list.add(Kind::StoreBodies, false, 1, shape.bodyCount - 1, kMinBodies);
 }

@@ -87,18 +87,19 @@ void setRevoluteLane(WideRevolute<W>& w, std::size_t lane, std::uint32_t index,
 template <int W>
 void packWideJoints(std::span<const JointConstraint> joints,
                     std::span<const WideJointCandidate> candidates,
-                    const ContactColouring& colouring, const JointStep& step,
-                    std::vector<WideJoint<W>>& points, std::vector<WideRevolute<W>>& revolutes,
-                    ColourBlocks& pointBlocks, ColourBlocks& revoluteBlocks) {
+                    std::span<const std::uint32_t> order, std::span<const JointSegment> segments,
+                    const JointStep& step, std::vector<WideJoint<W>>& points,
+                    std::vector<WideRevolute<W>>& revolutes, std::span<JointBlocksAt> blocksAt) {
     points.clear();
     revolutes.clear();
     SoftnessMemo springs(step.h);
-    for (int k = 0; k < kContactColourCount; ++k) {
-        pointBlocks.start[k] = static_cast<std::uint32_t>(points.size());
-        revoluteBlocks.start[k] = static_cast<std::uint32_t>(revolutes.size());
-        // Each colour starts new blocks: the lanes of a block must share no movable body.
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+        blocksAt[k] = {static_cast<std::uint32_t>(points.size()),
+                       static_cast<std::uint32_t>(revolutes.size())};
+        // Each segment starts new blocks: the lanes of a block must share no movable body.
         std::size_t pointLanes = 0, revoluteLanes = 0;
-        const std::span<const std::uint32_t> colour = colouring.colour(k);
+        const std::span<const std::uint32_t> colour =
+            order.subspan(segments[k].orderBegin, segments[k].count);
         for (std::size_t n = 0; n < colour.size(); ++n) {
             // Colour order skips through the joint array: fetch the records a few lanes ahead,
             // as far as their lanes read (a point joint's first line).
@@ -126,8 +127,8 @@ void packWideJoints(std::span<const JointConstraint> joints,
             setRevoluteLane(revolutes.back(), revoluteLanes % W, kNoWideJoint, nullptr, step,
                             springs);
     }
-    pointBlocks.start[kContactColourCount] = static_cast<std::uint32_t>(points.size());
-    revoluteBlocks.start[kContactColourCount] = static_cast<std::uint32_t>(revolutes.size());
+    blocksAt[segments.size()] = {static_cast<std::uint32_t>(points.size()),
+                                 static_cast<std::uint32_t>(revolutes.size())};
 }
 
 template <int W>
@@ -154,13 +155,15 @@ void storeWideJointImpulses(std::span<const WideJoint<W>> points,
 }
 
 template void packWideJoints<4>(std::span<const JointConstraint>,
-                                std::span<const WideJointCandidate>, const ContactColouring&,
-                                const JointStep&, std::vector<WideJoint<4>>&,
-                                std::vector<WideRevolute<4>>&, ColourBlocks&, ColourBlocks&);
+                                std::span<const WideJointCandidate>, std::span<const std::uint32_t>,
+                                std::span<const JointSegment>, const JointStep&,
+                                std::vector<WideJoint<4>>&, std::vector<WideRevolute<4>>&,
+                                std::span<JointBlocksAt>);
 template void packWideJoints<8>(std::span<const JointConstraint>,
-                                std::span<const WideJointCandidate>, const ContactColouring&,
-                                const JointStep&, std::vector<WideJoint<8>>&,
-                                std::vector<WideRevolute<8>>&, ColourBlocks&, ColourBlocks&);
+                                std::span<const WideJointCandidate>, std::span<const std::uint32_t>,
+                                std::span<const JointSegment>, const JointStep&,
+                                std::vector<WideJoint<8>>&, std::vector<WideRevolute<8>>&,
+                                std::span<JointBlocksAt>);
 template void storeWideJointImpulses<4>(std::span<const WideJoint<4>>,
                                         std::span<const WideRevolute<4>>,
                                         std::span<JointConstraint>);

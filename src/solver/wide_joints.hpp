@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "solver/contact_colouring.hpp"
+#include "solver/contact_groups.hpp"
 #include "solver/joint_types.hpp"
 #include "solver/wide_contacts.hpp"
 
@@ -57,16 +58,17 @@ struct WideJointCandidate {
     bool operator==(const WideJointCandidate&) const = default;
 };
 
-/// Packs the coloured joints W to a block, colour by colour (the overflow list is left
-/// alone): the point joints into `points`, the other revolute joints into `revolutes`, with their
-/// springs for substeps of `step`; `colouring` indexes `candidates`, which index `joints`.
-/// `pointBlocks` and `revoluteBlocks` say where each colour starts in the two.
+/// Packs the coloured joints W to a block, segment by segment (contact_groups.hpp: a colour of a
+/// group, each starting new blocks; the overflow list is left alone): the point joints into
+/// `points`, the other revolute joints into `revolutes`, with their springs for substeps of
+/// `step`; `order` indexes `candidates`, which index `joints`. blocksAt[k] is where segment k's
+/// blocks start in the two, blocksAt[segments.size()] their end.
 template <int W>
 void packWideJoints(std::span<const JointConstraint> joints,
                     std::span<const WideJointCandidate> candidates,
-                    const ContactColouring& colouring, const JointStep& step,
-                    std::vector<WideJoint<W>>& points, std::vector<WideRevolute<W>>& revolutes,
-                    ColourBlocks& pointBlocks, ColourBlocks& revoluteBlocks);
+                    std::span<const std::uint32_t> order, std::span<const JointSegment> segments,
+                    const JointStep& step, std::vector<WideJoint<W>>& points,
+                    std::vector<WideRevolute<W>>& revolutes, std::span<JointBlocksAt> blocksAt);
 
 /// Copies the accumulated impulses of each used lane back to its joint.
 template <int W>

@@ -225,6 +225,7 @@ void solve(WorldState& state, float dt) {
     if (!resetSlots.empty()) [[unlikely]]
         dropImpulsesOfResetBodies(state, resetSlots);
     state.stats.resetBodies = state.solverScratch.resetSlots.size();
+    state.stats.solverGroups = state.solverScratch.contactGroups.count;
     state.stats.solveMs = millisecondsSince(t);
 }
 

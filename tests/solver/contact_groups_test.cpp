@@ -46,7 +46,7 @@ TEST_CASE("groups hold whole islands, in the order of their first constraint, up
     const std::vector<ConstraintBodies> constraints = islandConstraints(kIslands, kSize, 7);
     const std::size_t slots = 1 + kIslands * kSize + 9; // nine slots of no constraint
     ContactGroups groups;
-    groupContacts(constraints, slots, kTarget, groups);
+    groupIslands({constraints}, slots, kTarget, groups);
     REQUIRE(groups.count > 1);
     REQUIRE(groups.groupOf.size() == constraints.size());
     // Each island in one group; the groups' islands in order of their first constraint.
@@ -86,14 +86,14 @@ TEST_CASE("groups hold whole islands, in the order of their first constraint, up
 
     // The same constraints give the same groups.
     ContactGroups again;
-    groupContacts(constraints, slots, kTarget, again);
+    groupIslands({constraints}, slots, kTarget, again);
     CHECK(again.groupOf == groups.groupOf);
     CHECK(again.bodies == groups.bodies);
 }
 
 TEST_CASE("one group: few constraints, or all but a group's worth in one island") {
     ContactGroups groups;
-    groupContacts(islandConstraints(4, 5, 1), 21, 100, groups);
+    groupIslands({islandConstraints(4, 5, 1)}, 21, 100, groups);
     CHECK(groups.count == 1);
     // One island of 200 slots and three small ones: the rest fits in one group of 20.
     std::vector<ConstraintBodies> constraints = islandConstraints(1, 200, 2);
@@ -101,9 +101,9 @@ TEST_CASE("one group: few constraints, or all but a group's worth in one island"
         const auto shift = [](std::uint32_t s) { return s == 0 ? 0u : s + 200u; };
         constraints.push_back({shift(c.a), shift(c.b)});
     }
-    groupContacts(constraints, 213, 20, groups);
+    groupIslands({constraints}, 213, 20, groups);
     CHECK(groups.count == 1);
-    groupContacts(constraints, 213, 5, groups);
+    groupIslands({constraints}, 213, 5, groups);
     CHECK(groups.count > 1);
 }
 
@@ -113,17 +113,18 @@ TEST_CASE("a moving slot joins islands, the static slot does not") {
     const std::vector<ConstraintBodies> constraints = {{1, 0}, {2, 0}, {1, 3}, {3, 2},
                                                        {0, 4}, {5, 0}, {0, 5}};
     ContactGroups groups;
-    groupContacts(constraints, 6, 1, groups);
+    groupIslands({constraints}, 6, 1, groups);
     REQUIRE(groups.count == 3);
     CHECK(groups.groupOf == std::vector<std::uint32_t>{0, 0, 0, 0, 1, 2, 2});
 }
 
-TEST_CASE("a grouped step: the same bits group by group as colour by colour on workers") {
-    // 120 islands of four bodies stacked on the static slot, in a shuffled contact order.
-    constexpr std::uint32_t kIslands = 120, kSize = 4;
-    const auto makeProblem = [&] {
+TEST_CASE("a grouped step: the same bits on one participant as on workers, by group or colour") {
+    // 120 islands of four bodies stacked on the static slot, and with `chain` a chain of 300
+    // bodies too, in a shuffled contact order.
+    static constexpr std::uint32_t kIslands = 120, kSize = 4, kChain = 300;
+    const auto makeProblem = [&](bool chain) {
         rigid2d::testing::ContactProblem p;
-        p.states.resize(1 + kIslands * kSize);
+        p.states.resize(1 + kIslands * kSize + (chain ? kChain : 0));
         p.motions.resize(p.states.size());
         std::mt19937 rng(5);
         std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -134,7 +135,15 @@ TEST_CASE("a grouped step: the same bits group by group as colour by colour on w
             p.motions[i].invInertia = 2.0f / (1.5f + u(rng));
             p.motions[i].linearAcceleration = {0.0f, -10.0f};
         }
-        for (const ConstraintBodies& c : islandConstraints(kIslands, kSize, 11)) {
+        std::vector<ConstraintBodies> constraints = islandConstraints(kIslands, kSize, 11);
+        if (chain)
+            for (const ConstraintBodies& c : islandConstraints(1, kChain, 13)) {
+                const auto shift = [](std::uint32_t s) {
+                    return s == 0 ? 0u : s + kIslands * kSize;
+                };
+                constraints.push_back({shift(c.a), shift(c.b)});
+            }
+        for (const ConstraintBodies& c : constraints) {
             ContactConstraint& constraint = p.add(c.a, c.b);
             Manifold& m = constraint.surface->manifold;
             m.normal = {0.0f, 1.0f};
@@ -154,7 +163,8 @@ TEST_CASE("a grouped step: the same bits group by group as colour by colour on w
     SolverSettings settings;
     settings.dt = 1.0f / 60.0f;
     settings.restitutionThreshold = 0.5f;
-    const auto solve = [&](rigid2d::testing::ContactProblem& p, const WorldDef* scheduler) {
+    const auto solve = [&](rigid2d::testing::ContactProblem& p, const WorldDef* scheduler,
+                           bool groupMajor) {
         ContactSolverScratch scratch;
         scratch.groupConstraints = 40;
         ConstraintSummary summary;
@@ -162,27 +172,32 @@ TEST_CASE("a grouped step: the same bits group by group as colour by colour on w
         solveSoftStep(p.states, p.motions, {}, p.constraints, summary, settings, scratch,
                       scheduler);
         CHECK(scratch.contactGroups.count > 5);
-        CHECK(scratch.contactLayout.groupMajor == (scheduler == nullptr));
+        CHECK(scratch.contactLayout.groupMajor == groupMajor);
         return scratch.colouring.order;
     };
-    rigid2d::testing::ContactProblem grouped = makeProblem();
-    const std::vector<std::uint32_t> order = solve(grouped, nullptr);
-    for (const std::uint32_t seed : {1u, 2u}) {
-        rigid2d::testing::ContactProblem shared = makeProblem();
-        rigid2d::testing::ShuffledScheduler scheduler(3, seed);
-        WorldDef def;
-        scheduler.attach(def);
-        (void)solve(shared, &def);
-        CHECK(std::memcmp(shared.states.data(), grouped.states.data(),
-                          grouped.states.size() * sizeof(SolverState)) == 0);
-        for (std::size_t k = 0; k < grouped.surfaces.size(); ++k)
-            CHECK(std::memcmp(&shared.surfaces[k].manifold, &grouped.surfaces[k].manifold,
-                              sizeof(Manifold)) == 0);
+    for (const bool chain : {false, true}) {
+        CAPTURE(chain);
+        rigid2d::testing::ContactProblem grouped = makeProblem(chain);
+        const std::vector<std::uint32_t> order = solve(grouped, nullptr, true);
+        for (const std::uint32_t seed : {1u, 2u}) {
+            // Three workers: the chain's group is too large a share to run on one of them alone,
+            // so they go colour by colour over all groups.
+            rigid2d::testing::ContactProblem shared = makeProblem(chain);
+            rigid2d::testing::ShuffledScheduler scheduler(3, seed);
+            WorldDef def;
+            scheduler.attach(def);
+            (void)solve(shared, &def, !chain);
+            CHECK(std::memcmp(shared.states.data(), grouped.states.data(),
+                              grouped.states.size() * sizeof(SolverState)) == 0);
+            for (std::size_t k = 0; k < grouped.surfaces.size(); ++k)
+                CHECK(std::memcmp(&shared.surfaces[k].manifold, &grouped.surfaces[k].manifold,
+                                  sizeof(Manifold)) == 0);
+        }
+        // One at a time in the colouring's order: the same arithmetic.
+        rigid2d::testing::ContactProblem sequential = makeProblem(chain);
+        std::vector<ContactConstraint> permuted;
+        for (const std::uint32_t i : order) permuted.push_back(sequential.constraints[i]);
+        solveSoftStepSequential(sequential.states, sequential.motions, {}, permuted, settings);
+        rigid2d::testing::checkSameBodies(grouped.states, sequential.states);
     }
-    // One at a time in the colouring's order: the same arithmetic.
-    rigid2d::testing::ContactProblem sequential = makeProblem();
-    std::vector<ContactConstraint> permuted;
-    for (const std::uint32_t i : order) permuted.push_back(sequential.constraints[i]);
-    solveSoftStepSequential(sequential.states, sequential.motions, {}, permuted, settings);
-    rigid2d::testing::checkSameBodies(grouped.states, sequential.states);
 }

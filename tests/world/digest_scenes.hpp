@@ -3,6 +3,7 @@
 // tests/solver/simd_path_test.cpp: any SIMD path), and their digests: the final state hash mixed
 // with what every step reported.
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -210,6 +211,64 @@ inline std::uint64_t runJointDigest(WorldDef def, int steps) {
     }
     REQUIRE(allFinite(world));
     mix(digest, stateHash(world));
+    return digest;
+}
+
+// Many small islands, enough constraints that the solver splits them into groups: ragdoll-like
+// trios of boxes (two hinges, one limited and driven, and a rod), some welded to a neighbour
+// trio, dropped in five rows onto the ground and a kinematic platform: each column becomes an
+// island, some joined by welds, a platform or trios that topple onto their neighbours.
+inline std::uint64_t runGroupedDigest(WorldDef def, int steps, std::size_t* mostGroups) {
+    World world(def);
+    const BodyId ground = world.createBody({});
+    world.createSegment(ground, {}, {{-80.0f, 0.0f}, {80.0f, 0.0f}});
+    BodyDef platformDef;
+    platformDef.type = BodyType::Kinematic;
+    platformDef.position = {-60.0f, 1.0f};
+    platformDef.linearVelocity = {0.3f, 0.0f};
+    world.createBox(world.createBody(platformDef), {}, {.halfExtents = {6.0f, 0.2f}});
+    BodyId previousFirst{};
+    for (int trio = 0; trio < 440; ++trio) {
+        const float x = -70.0f + 1.6f * static_cast<float>(trio % 88);
+        const float y = 2.0f + 3.0f * static_cast<float>(trio / 88);
+        BodyId bodies[3];
+        for (int k = 0; k < 3; ++k) {
+            BodyDef body;
+            body.type = BodyType::Dynamic;
+            body.position = {x, y + 0.6f * static_cast<float>(k)};
+            body.angle = 0.1f * static_cast<float>(trio % 7);
+            bodies[k] = world.createBody(body);
+            world.createBox(bodies[k], {}, {.halfExtents = {0.3f, 0.25f}});
+        }
+        auto lower = anchoredDef<RevoluteJointDef>(bodies[0], bodies[1], {x, y + 0.3f});
+        lower.enableLimit = true;
+        lower.lowerAngle = -0.4f;
+        lower.upperAngle = 0.4f;
+        lower.enableMotor = true;
+        lower.motorSpeed = trio % 2 == 0 ? 1.0f : -1.0f;
+        lower.maxMotorTorque = 2.0f;
+        world.createRevoluteJoint(lower);
+        world.createRevoluteJoint(
+            anchoredDef<RevoluteJointDef>(bodies[1], bodies[2], {x, y + 0.9f}));
+        DistanceJointDef rod;
+        rod.bodyA = bodies[0];
+        rod.bodyB = bodies[2];
+        rod.anchorA = {x, y};
+        rod.anchorB = {x, y + 1.2f};
+        world.createDistanceJoint(rod);
+        if (trio % 9 == 1 && trio % 88 != 0)
+            world.createWeldJoint(
+                anchoredDef<WeldJointDef>(previousFirst, bodies[0], {x - 0.6f, y}));
+        previousFirst = bodies[0];
+    }
+    std::uint64_t digest = 0xcbf29ce484222325ull;
+    *mostGroups = 0;
+    for (int step = 0; step < steps; ++step) {
+        world.step(kDefaultTimeStep);
+        *mostGroups = std::max(*mostGroups, world.stats().solverGroups);
+        mix(digest, stateHash(world));
+    }
+    REQUIRE(allFinite(world));
     return digest;
 }
 

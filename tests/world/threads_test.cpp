@@ -115,6 +115,25 @@ TEST_CASE("threads: joints, kinematic bodies, overflow and restitution in pieces
     }
 }
 
+TEST_CASE("threads: groups of jointed islands, one after another or in pieces, the same bits") {
+    WorldDef def;
+    std::size_t groups = 0;
+    const std::uint64_t serial = runGroupedDigest(def, 60, &groups);
+    CHECK(groups > 1); // the solver did split the world
+    for (const std::int32_t workers : {2, 3}) {
+        CAPTURE(workers);
+        ThreadPool pool(workers);
+        WorldDef pooled = def;
+        pool.attach(pooled);
+        CHECK(runGroupedDigest(pooled, 60, &groups) == serial);
+    }
+    ShuffledScheduler scheduler(3, 7);
+    WorldDef shuffled = def;
+    scheduler.attach(shuffled);
+    CHECK(runGroupedDigest(shuffled, 60, &groups) == serial);
+    CHECK(scheduler.unfinished() == 0);
+}
+
 TEST_CASE("threads: bad scheduler settings are refused, naming the field") {
     auto refusal = [](const WorldDef& def) -> std::string {
         try {
