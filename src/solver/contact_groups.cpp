@@ -10,8 +10,7 @@ namespace {
 
 constexpr std::uint32_t kNoGroup = ~0u;
 
-// The island's root, halving the path on the way. A root is the lowest slot of its island, and
-// every slot's parent is at or below it.
+// The island's root, halving the path on the way.
 std::uint32_t rootOf(std::vector<std::uint32_t>& parent, std::uint32_t slot) {
     while (parent[slot] != slot) {
         parent[slot] = parent[parent[slot]];
@@ -53,8 +52,9 @@ void groupIslands(std::initializer_list<std::span<const ConstraintBodies>> lists
             return;
         }
         const std::uint32_t a = rootOf(parent, c.a), b = rootOf(parent, c.b);
-        // The lower root wins: the roots depend on the islands only, not on the order of union.
-        const std::uint32_t root = std::min(a, b), other = std::max(a, b);
+        // The island of more constraints takes the other in: shallow trees, short finds.
+        const bool aLarger = size[a] >= size[b];
+        const std::uint32_t root = aLarger ? a : b, other = aLarger ? b : a;
         if (root != other) {
             parent[other] = root;
             size[root] += size[other];
@@ -67,8 +67,7 @@ void groupIslands(std::initializer_list<std::span<const ConstraintBodies>> lists
     // One island holds all but a group's worth: it streams through the cache however the rest is
     // grouped (v3_smash's pile, where grouping the few flying pairs apart cost 2% of a step).
     if (total - largest <= target) return;
-    // Every parent points at its root after one ascending pass: a parent is a lower slot.
-    for (std::uint32_t slot = 1; slot < slotCount; ++slot) parent[slot] = parent[parent[slot]];
+    for (std::uint32_t slot = 1; slot < slotCount; ++slot) parent[slot] = rootOf(parent, slot);
     // Islands in the order of their first constraint, each to the current group unless it would
     // take the group past the target.
     std::vector<std::uint32_t>& groupOfIsland = out.groupOfIsland;
