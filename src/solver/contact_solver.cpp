@@ -283,6 +283,19 @@ void solveSoftStepSequential(std::span<SolverState> bodies, std::span<const Solv
 
 namespace {
 
+// Calls f(begin, end) for each run of consecutive slots of `slots` (ascending): a group's bodies
+// mostly come in runs (a pyramid's boxes were made one after another), which the integration
+// loops take whole rather than a call per body.
+template <class F>
+void forEachSlotRun(std::span<const std::uint32_t> slots, F&& f) {
+    for (std::size_t i = 0; i < slots.size();) {
+        std::size_t j = i + 1;
+        while (j < slots.size() && slots[j] == slots[j - 1] + 1) ++j;
+        f(slots[i], slots[j - 1] + std::size_t{1});
+        i = j;
+    }
+}
+
 // What the stages of one step read, whatever the lane width.
 struct SoftStep {
     std::span<SolverState> bodies;
@@ -404,13 +417,17 @@ void runSoftStep(const SoftStep& step, const WideKernels<W>& kernels, WideBlocks
             break;
         case Kind::IntegratePositions: integratePositions(bodies, first, first + count, s.h); break;
         case Kind::IntegrateGroupVelocities:
-            for (const std::uint32_t slot : groupBodies.subspan(first, count))
-                integrateVelocities(bodies, step.motions, slot, slot + 1, s.h,
+            forEachSlotRun(groupBodies.subspan(first, count), [&](std::size_t from,
+                                                                  std::size_t to) {
+                integrateVelocities(bodies, step.motions, from, to, s.h,
                                     step.settings.maxLinearSpeed, step.settings.maxAngularSpeed);
+            });
             break;
         case Kind::IntegrateGroupPositions:
-            for (const std::uint32_t slot : groupBodies.subspan(first, count))
-                integratePositions(bodies, slot, slot + 1, s.h);
+            forEachSlotRun(groupBodies.subspan(first, count),
+                           [&](std::size_t from, std::size_t to) {
+                               integratePositions(bodies, from, to, s.h);
+                           });
             break;
         case Kind::WarmStartPoints:
             kernels.warmStartPoints(state, wideJoints.data() + first, count);
