@@ -11,8 +11,9 @@
 //
 // Each block holds the constraints of one colour of one group. That fixes the lanes of every
 // block, and so the bits (a missing point's zero impulse can turn a -0 velocity into +0, so the
-// lanes' company matters), whichever order the blocks then run in: group by group on one
-// participant, colour by colour across all groups when workers share the colours.
+// lanes' company matters), whichever order the blocks then run in: group by group, each group on
+// one participant, or colour by colour across all groups when one group is more than a worker's
+// share.
 
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +27,7 @@
 namespace rigid2d::detail {
 
 /// Constraints a group collects islands up to (an island larger than that is a group alone):
-/// 1,024 constraints take some 160 KB with their bodies at eight lanes, within any second-level
+/// 1,024 constraints take some 200 KB with their bodies at eight lanes, within any second-level
 /// cache of the last years. On v3_many_pyramids 512 to 4,096 all solved within 2% of each other
 /// on a 2 MB cache; 1,024 was the fastest.
 inline constexpr std::uint32_t kGroupConstraints = 1024;

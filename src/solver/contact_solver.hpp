@@ -18,7 +18,9 @@
 // (contact_colouring.hpp): the constraints of one colour share no movable body and are solved four
 // or eight at a time (wide_contacts.hpp, the width that of the SIMD path: simd_path.hpp), then the
 // overflow ones one at a time. The colouring follows the
-// constraint order the world fixes, so the result is deterministic.
+// constraint order the world fixes, so the result is deterministic. A world of many islands is
+// solved by groups of islands, each group's whole step at once, within the cache
+// (contact_groups.hpp); the bits are the same.
 
 #include <cstdint>
 #include <span>

@@ -19,8 +19,9 @@ struct SoftStepShape {
 };
 
 /// Lists the stages of one step in scratch.plans and scratch.stages: colour by colour over all
-/// the contacts, or, when scratch.contactLayout is group-major, the whole step of one group of
-/// islands after the other (contact_groups.hpp).
+/// the constraints, or, when scratch.contactLayout is group-major, one RunGroups stage whose
+/// items are the groups of islands (contact_groups.hpp), each group's whole step listed in
+/// scratch.groupStages.
 void listSoftStepStages(const SoftStepShape& shape, ContactSolverScratch& scratch);
 
 } // namespace rigid2d::detail
